@@ -1,0 +1,63 @@
+# TeraHeap for OpenJDK 17.
+#   make            build the TeraHeap JDK (build/jdk) and the Java API jar (build/teraheap-api.jar)
+#   make demo       build, then run a small demonstration on the built-in defaults
+#   make test       build, then run every test; ends with "N passed, N failed"
+#   make fastdebug  build a fastdebug JDK (build/jdk-fastdebug) for development
+#   make export     turn edits made inside the OpenJDK build tree back into jvm/
+#
+# Large things (Debian's source and binaries, HotSpot build trees) live in $(TERAHEAP_WORK),
+# ~/.cache/teraheap by default. OPENJDK_DEB_VERSION picks the Debian openjdk-17 version.
+
+SHELL := /bin/bash
+export TERAHEAP_WORK ?= $(HOME)/.cache/teraheap
+export OPENJDK_DEB_VERSION ?= 17.0.19+10-1~deb12u2
+
+SCRIPTS   := jvm/scripts
+BUILD     := build
+VERSIONED := $(TERAHEAP_WORK)/%s-$(OPENJDK_DEB_VERSION)
+STOCK_JDK := $(TERAHEAP_WORK)/stock-jdk-$(OPENJDK_DEB_VERSION)
+JVM_INPUTS := $(shell find jvm -type f 2>/dev/null)
+API_SOURCES := $(shell find api/src -name '*.java' 2>/dev/null)
+
+.PHONY: all demo test fastdebug export clean stock
+all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar
+
+# Debian's JDK, unpacked and made self-contained: the boot JDK and the stock JVM tests compare with.
+$(BUILD)/.stock: $(SCRIPTS)/deps.sh $(SCRIPTS)/fetch.sh $(SCRIPTS)/image.sh $(SCRIPTS)/common.sh
+	@$(SCRIPTS)/deps.sh
+	@$(SCRIPTS)/fetch.sh
+	@test -x $(STOCK_JDK)/bin/java || $(SCRIPTS)/image.sh $(STOCK_JDK)
+	@mkdir -p $(BUILD) && ln -sfn $(STOCK_JDK) $(BUILD)/stock-jdk && touch $@
+
+define jdk_rule
+$(BUILD)/$(1)/.built: $(BUILD)/.stock $(JVM_INPUTS)
+	@$(SCRIPTS)/prepare-tree.sh
+	@$(SCRIPTS)/build-hotspot.sh $(2)
+	@$(SCRIPTS)/image.sh $(CURDIR)/$(BUILD)/$(1) \
+	   $(TERAHEAP_WORK)/build-$(OPENJDK_DEB_VERSION)-$(2)/support/modules_libs/java.base/server/libjvm.so
+	@touch $$@
+	@echo "[teraheap] $(2) JDK ready: $(BUILD)/$(1)"
+endef
+$(eval $(call jdk_rule,jdk,release))
+$(eval $(call jdk_rule,jdk-fastdebug,fastdebug))
+
+fastdebug: $(BUILD)/jdk-fastdebug/.built $(BUILD)/teraheap-api.jar
+
+$(BUILD)/teraheap-api.jar: $(BUILD)/.stock $(API_SOURCES)
+	@rm -rf $(BUILD)/api-classes && mkdir -p $(BUILD)/api-classes
+	@# --release 8: the same jar loads on any JVM a framework may run on, stock ones included.
+	@$(STOCK_JDK)/bin/javac -Xlint:-options --release 8 -d $(BUILD)/api-classes $(API_SOURCES)
+	@$(STOCK_JDK)/bin/jar --create --file $@ -C $(BUILD)/api-classes .
+	@echo "[teraheap] Java API ready: $@"
+
+demo: all
+	@demo/run.sh
+
+test: all
+	@tests/run.sh
+
+export:
+	@$(SCRIPTS)/export-tree.sh
+
+clean:
+	rm -rf $(BUILD)

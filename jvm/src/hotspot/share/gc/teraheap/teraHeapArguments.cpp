@@ -1,0 +1,132 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/shared/gc_globals.hpp"
+#include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapFile.hpp"
+#include "logging/log.hpp"
+#include "runtime/arguments.hpp"
+#include "runtime/globals_extension.hpp"
+#include "runtime/java.hpp"
+#include "utilities/align.hpp"
+#include "utilities/formatBuffer.hpp"
+#include "utilities/powerOfTwo.hpp"
+
+static const size_t min_region_size = 1 * M;
+static const size_t max_region_size = 1 * G;
+// Half of the 47-bit user address space: room for H1, metadata and the rest.
+static const size_t max_h2_size = 64 * K * G;
+
+void TeraHeapArguments::fail(const char* format, ...) {
+  char message[1024];
+  va_list ap;
+  va_start(ap, format);
+  os::vsnprintf(message, sizeof(message), format, ap);
+  va_end(ap);
+  vm_exit_during_initialization(message);
+}
+
+static const char* other_collector_flag() {
+  if (UseSerialGC)     return "-XX:+UseSerialGC";
+  if (UseG1GC)         return "-XX:+UseG1GC";
+  if (UseZGC)          return "-XX:+UseZGC";
+  if (UseShenandoahGC) return "-XX:+UseShenandoahGC";
+  if (UseEpsilonGC)    return "-XX:+UseEpsilonGC";
+  if (!FLAG_IS_DEFAULT(UseParallelGC) && !UseParallelGC) return "-XX:-UseParallelGC";
+  return NULL;
+}
+
+static void select_parallel_collector() {
+  const char* other = other_collector_flag();
+  if (other != NULL) {
+    TeraHeapArguments::fail("-XX:+EnableTeraHeap works with the Parallel collector only: "
+                            "remove %s (TeraHeap selects -XX:+UseParallelGC itself)", other);
+  }
+  if (FLAG_IS_DEFAULT(UseParallelGC)) {
+    FLAG_SET_ERGO(UseParallelGC, true);
+  }
+}
+
+static void check_incompatible_flags() {
+  if (AllocateHeapAt != NULL) {
+    TeraHeapArguments::fail("-XX:+EnableTeraHeap cannot be combined with -XX:AllocateHeapAt: "
+                            "H2 is the file-backed heap and H1 stays in DRAM; remove -XX:AllocateHeapAt");
+  }
+  if (UseLargePages && !UseTransparentHugePages) {
+    TeraHeapArguments::fail("-XX:+EnableTeraHeap cannot map its file inside a hugetlbfs heap: "
+                            "remove -XX:+UseLargePages or use -XX:+UseTransparentHugePages");
+  }
+}
+
+static void check_sizes() {
+  if (!is_power_of_2(TeraHeapRegionSize) ||
+      TeraHeapRegionSize < min_region_size || TeraHeapRegionSize > max_region_size) {
+    TeraHeapArguments::fail("-XX:TeraHeapRegionSize=" SIZE_FORMAT " is invalid: "
+                            "use a power of two between 1M and 1G, e.g. -XX:TeraHeapRegionSize=32M",
+                            TeraHeapRegionSize);
+  }
+  if (TeraHeapSize == 0) {
+    TeraHeapArguments::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
+                            "-XX:TeraHeapRegionSize=" EXACTFMT ", e.g. -XX:TeraHeapSize=16G",
+                            EXACTFMTARGS(TeraHeapRegionSize));
+  }
+  if (TeraHeapSize > max_h2_size) {
+    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is too large: the most H2 can address is "
+                            EXACTFMT, EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(max_h2_size));
+  }
+  if (!is_aligned(TeraHeapSize, TeraHeapRegionSize)) {
+    const size_t below = align_down(TeraHeapSize, TeraHeapRegionSize);
+    const size_t above = align_up(TeraHeapSize, TeraHeapRegionSize);
+    if (below == 0) {
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is smaller than one region "
+                              "(-XX:TeraHeapRegionSize=" EXACTFMT "): use -XX:TeraHeapSize=" EXACTFMT
+                              " or a smaller region size",
+                              EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize), EXACTFMTARGS(above));
+    }
+    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is not a multiple of -XX:TeraHeapRegionSize="
+                            EXACTFMT ": use " EXACTFMT " or " EXACTFMT,
+                            EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize),
+                            EXACTFMTARGS(below), EXACTFMTARGS(above));
+  }
+}
+
+static void check_thresholds() {
+  if (TeraHeapHighThreshold == 0 || TeraHeapHighThreshold > 100) {
+    TeraHeapArguments::fail("-XX:TeraHeapHighThreshold=" UINTX_FORMAT " is invalid: "
+                            "give a percent between 1 and 100, e.g. 85", TeraHeapHighThreshold);
+  }
+  if (TeraHeapLowThreshold >= TeraHeapHighThreshold) {
+    TeraHeapArguments::fail("-XX:TeraHeapLowThreshold=" UINTX_FORMAT " must be below "
+                            "-XX:TeraHeapHighThreshold=" UINTX_FORMAT ", e.g. 50 and 85",
+                            TeraHeapLowThreshold, TeraHeapHighThreshold);
+  }
+}
+
+void TeraHeapArguments::initialize() {
+  assert(EnableTeraHeap, "only called with TeraHeap on");
+  select_parallel_collector();
+  check_incompatible_flags();
+  check_sizes();
+  check_thresholds();
+  TeraHeapFile::check_path(TeraHeapPath, TeraHeapSize);
+}
+
+size_t TeraHeapArguments::h2_reserved_size(size_t alignment) {
+  return EnableTeraHeap ? align_up(TeraHeapSize, alignment) : 0;
+}
+
+size_t TeraHeapArguments::h1_limit_for_compressed_oops(size_t limit) {
+  const size_t h2 = h2_reserved_size(Arguments::conservative_max_heap_alignment());
+  if (h2 >= limit) {
+    return 0;
+  }
+  const size_t left = limit - h2;
+  // When H1's size is left to ergonomics, a large H2 would squeeze H1 to fit
+  // the range; give compressed oops up instead once H2 takes more than half.
+  if (FLAG_IS_DEFAULT(MaxHeapSize) && left < limit / 2) {
+    return 0;
+  }
+  return left;
+}

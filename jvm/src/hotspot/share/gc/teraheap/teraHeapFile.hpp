@@ -1,0 +1,40 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPFILE_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPFILE_HPP
+
+#include "memory/allocation.hpp"
+#include "utilities/globalDefinitions.hpp"
+
+// The file H2 is mapped over. Either an unnamed file in a directory, unlinked
+// as soon as it is made so that it goes away with the process, or a file the
+// user named, which stays. Space for all of H2 is allocated when the file is
+// made, so a full file system is an error at start and never a SIGBUS later.
+class TeraHeapFile : public CHeapObj<mtGC> {
+  int   _fd;
+  char* _path;     // what the logs call the file
+  bool  _named;    // a user-named file, kept after exit
+
+  TeraHeapFile(int fd, const char* path, bool named);
+
+public:
+  // Checks, before anything is reserved, that `path` (a directory, a file,
+  // or NULL for the system temp directory) can hold `size` bytes. Exits the
+  // VM with a one-line message naming the problem otherwise.
+  static void check_path(const char* path, size_t size);
+
+  // Makes the file and allocates `size` bytes of storage for it. Exits the VM
+  // with a one-line message on failure.
+  static TeraHeapFile* create(const char* path, size_t size);
+
+  // Maps the file over [base, base + size), replacing the reservation there.
+  void map_at(char* base, size_t size);
+
+  const char* path() const { return _path; }
+  bool is_named() const { return _named; }
+  int fd() const { return _fd; }
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPFILE_HPP

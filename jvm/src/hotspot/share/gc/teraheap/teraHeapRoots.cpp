@@ -1,0 +1,84 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/teraheap/teraHeapRoots.hpp"
+#include "runtime/jniHandles.inline.hpp"
+#include "runtime/mutex.hpp"
+#include "runtime/mutexLocker.hpp"
+#include "utilities/growableArray.hpp"
+
+struct TeraHeapRoot {
+  jweak root;
+  jlong label;
+};
+
+static Mutex* _lock = NULL;
+static GrowableArrayCHeap<TeraHeapRoot, mtGC>* _roots = NULL;
+static GrowableArrayCHeap<jlong, mtGC>* _movable = NULL;
+// Entries whose root died are dropped when the table has doubled since the last sweep.
+static int _sweep_at = 64;
+
+void TeraHeapRoots::initialize() {
+  _lock = new Mutex(Mutex::leaf, "TeraHeapRoots_lock", true, Mutex::_safepoint_check_never);
+  _roots = new GrowableArrayCHeap<TeraHeapRoot, mtGC>(64);
+  _movable = new GrowableArrayCHeap<jlong, mtGC>(16);
+}
+
+// Drops entries whose root was collected; returns the handles to destroy
+// once the lock is released.
+static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
+  int kept = 0;
+  for (int i = 0; i < _roots->length(); i++) {
+    TeraHeapRoot e = _roots->at(i);
+    if (JNIHandles::is_global_weak_cleared(e.root)) {
+      dead->append(e.root);
+    } else {
+      _roots->at_put(kept++, e);
+    }
+  }
+  _roots->trunc_to(kept);
+  _sweep_at = MAX2(64, 2 * kept);
+}
+
+void TeraHeapRoots::add(Handle root, jlong label) {
+  jweak handle = JNIHandles::make_weak_global(root, AllocFailStrategy::EXIT_OOM);
+  GrowableArrayCHeap<jweak, mtGC> dead;
+  {
+    MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+    _roots->append(TeraHeapRoot{handle, label});
+    if (_roots->length() >= _sweep_at) {
+      sweep(&dead);
+    }
+  }
+  for (int i = 0; i < dead.length(); i++) {
+    JNIHandles::destroy_weak_global(dead.at(i));
+  }
+}
+
+void TeraHeapRoots::advise_move(jlong label) {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  _movable->append_if_missing(label);
+}
+
+bool TeraHeapRoots::is_movable(jlong label) {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  return _movable->contains(label);
+}
+
+size_t TeraHeapRoots::live_count() {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  size_t live = 0;
+  for (int i = 0; i < _roots->length(); i++) {
+    if (!JNIHandles::is_global_weak_cleared(_roots->at(i).root)) {
+      live++;
+    }
+  }
+  return live;
+}
+
+size_t TeraHeapRoots::movable_label_count() {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  return (size_t)_movable->length();
+}

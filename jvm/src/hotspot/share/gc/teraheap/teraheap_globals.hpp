@@ -1,0 +1,56 @@
+/*
+ * TeraHeap for OpenJDK 17: a second, file-backed Java heap (H2) beside the
+ * Parallel collector's heap (H1).
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAP_GLOBALS_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAP_GLOBALS_HPP
+
+#include "runtime/globals_shared.hpp"
+
+//
+// Flags of TeraHeap. Values are checked together, with messages that name
+// the fix, by TeraHeapArguments rather than by range() clauses.
+//
+
+#define GC_TERAHEAP_FLAGS(develop,                                          \
+                          develop_pd,                                       \
+                          product,                                          \
+                          product_pd,                                       \
+                          notproduct,                                       \
+                          range,                                            \
+                          constraint)                                       \
+                                                                            \
+  product(bool, EnableTeraHeap, false,                                      \
+          "Add a second heap (H2), memory-mapped over a file, that holds "  \
+          "object groups the application tags; the collector does not "     \
+          "scan it. Uses the Parallel collector.")                          \
+                                                                            \
+  product(size_t, TeraHeapSize, 8 * G,                                      \
+          "Size of H2 in bytes; a multiple of TeraHeapRegionSize. The "     \
+          "backing file is preallocated to this size at start.")            \
+                                                                            \
+  product(ccstr, TeraHeapPath, NULL,                                        \
+          "Where H2's backing file lives: a directory (an unnamed file is " \
+          "made there and removed at exit) or a file path (created or "     \
+          "reused, kept after exit). Default: the system temp directory.")  \
+                                                                            \
+  product(size_t, TeraHeapRegionSize, 32 * M,                               \
+          "Size of an H2 region, the unit in which H2 is filled and freed. "\
+          "A power of two between 1M and 1G.")                              \
+                                                                            \
+  product(uintx, TeraHeapHighThreshold, 85,                                 \
+          "Percent of the old generation live after a full GC above which " \
+          "tagged groups move to H2 without a move() hint.")                \
+                                                                            \
+  product(uintx, TeraHeapLowThreshold, 50,                                  \
+          "Once moving without hints has started, percent of the old "      \
+          "generation to bring live data down to.")
+
+// end of GC_TERAHEAP_FLAGS
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAP_GLOBALS_HPP

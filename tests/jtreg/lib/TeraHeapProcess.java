@@ -1,0 +1,112 @@
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.lib.process.ProcessTools;
+
+/**
+ * Starts child JVMs for TeraHeap's tests: the TeraHeap JDK under test (jtreg's test.jdk) or
+ * the stock Debian JDK of the same version, with the test classes and the API jar on the
+ * class path, and checks that no child left a crash report behind.
+ */
+public final class TeraHeapProcess {
+    private TeraHeapProcess() {
+    }
+
+    /** Runs the TeraHeap JDK's java with {@code args}, in a fresh working directory. */
+    public static OutputAnalyzer run(String... args) throws Exception {
+        ProcessBuilder pb = ProcessTools.createJavaProcessBuilder(args);
+        return execute(pb);
+    }
+
+    /** Runs the stock Debian JDK's java with {@code args}. */
+    public static OutputAnalyzer runStock(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(stockJdk().resolve("bin/java").toString());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.addAll(Arrays.asList(args));
+        return execute(new ProcessBuilder(cmd));
+    }
+
+    /**
+     * As root, runs the TeraHeap JDK's java in a private mount namespace after {@code mount}
+     * (a shell command) has run there, so a test can give the JVM a small or read-only file
+     * system that disappears with it. Returns null when not root.
+     */
+    public static OutputAnalyzer runWithMount(String mount, String... args) throws Exception {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return null;
+        }
+        List<String> cmd = new ArrayList<>(Arrays.asList(
+                "unshare", "--mount", "--propagation", "private", "sh", "-c", mount + " && exec \"$0\" \"$@\""));
+        cmd.addAll(ProcessTools.createJavaProcessBuilder(args).command());
+        return execute(new ProcessBuilder(cmd));
+    }
+
+    public static Path stockJdk() {
+        String home = System.getenv("TERAHEAP_STOCK_JDK");
+        if (home == null) {
+            throw new IllegalStateException("TERAHEAP_STOCK_JDK is not set: run the tests with tests/run.sh");
+        }
+        return Paths.get(home);
+    }
+
+    private static int dirs = 0;
+
+    private static OutputAnalyzer execute(ProcessBuilder pb) throws Exception {
+        Path dir = Files.createDirectories(Paths.get("child-" + (dirs++)));
+        pb.directory(dir.toFile());
+        System.out.println("Command: " + String.join(" ", pb.command()));
+        OutputAnalyzer out = new OutputAnalyzer(pb.start());
+        System.out.println("Exit: " + out.getExitValue());
+        System.out.println("[stdout]\n" + out.getStdout() + "[stderr]\n" + out.getStderr());
+        assertNoCrashReport(dir, out);
+        return out;
+    }
+
+    private static void assertNoCrashReport(Path dir, OutputAnalyzer out) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            files.filter(p -> p.getFileName().toString().startsWith("hs_err")).findAny().ifPresent(p -> {
+                throw new RuntimeException("the JVM crashed and wrote " + p.toAbsolutePath());
+            });
+        }
+        if (out.getOutput().contains("A fatal error has been detected")) {
+            throw new RuntimeException("the JVM reported a fatal error");
+        }
+    }
+
+    /** Asserts the JVM refused to start with one message containing every fragment. */
+    public static void assertStartupError(OutputAnalyzer out, String... fragments) {
+        if (out.getExitValue() == 0) {
+            throw new RuntimeException("expected the JVM to refuse to start, but it exited 0");
+        }
+        out.shouldNotContain("A fatal error has been detected");
+        out.shouldNotContain("Internal Error");
+        out.shouldContain("Error occurred during initialization of VM");
+        String all = out.getOutput();
+        String line = Arrays.stream(all.split("\n"))
+                .filter(l -> Arrays.stream(fragments).allMatch(l::contains))
+                .findFirst()
+                .orElseThrow(() -> new RuntimeException("no single line holds all of "
+                        + Arrays.toString(fragments)));
+        System.out.println("Startup error line: " + line);
+    }
+
+    /** Bytes of storage a file occupies on disk, as opposed to its length. */
+    public static long allocatedBytes(File f) throws Exception {
+        Process p = new ProcessBuilder("stat", "-c", "%b %B", f.getAbsolutePath()).start();
+        String[] blocksAndSize = new String(p.getInputStream().readAllBytes()).trim().split(" ");
+        if (p.waitFor() != 0) {
+            throw new IOException("stat failed on " + f);
+        }
+        return Long.parseLong(blocksAndSize[0]) * Long.parseLong(blocksAndSize[1]);
+    }
+}
