@@ -34,7 +34,7 @@ $(BUILD)/$(1)/.built: $(BUILD)/.stock $(JVM_INPUTS)
 	@$(SCRIPTS)/prepare-tree.sh
 	@$(SCRIPTS)/build-hotspot.sh $(2)
 	@$(SCRIPTS)/image.sh $(CURDIR)/$(BUILD)/$(1) \
-	   $(TERAHEAP_WORK)/build-$(OPENJDK_DEB_VERSION)-$(2)/support/modules_libs/java.base/server/libjvm.so
+	   $(TERAHEAP_WORK)/src-$(OPENJDK_DEB_VERSION)/build/$(2)/support/modules_libs/java.base/server/libjvm.so
 	@touch $$@
 	@echo "[teraheap] $(2) JDK ready: $(BUILD)/$(1)"
 endef

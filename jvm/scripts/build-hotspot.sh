@@ -3,7 +3,9 @@
 #   build-hotspot.sh release|fastdebug
 source "$(dirname "$0")/common.sh"
 LEVEL=${1:-release}
-BUILD=$TERAHEAP_WORK/build-$OPENJDK_DEB_VERSION-$LEVEL
+# Inside the source tree, where OpenJDK expects it: with ccache on, dependency files hold paths
+# relative to the tree, and a build dir outside it loses every header dependency.
+BUILD=$SRC/build/$LEVEL
 
 # Configure as Debian does where it shows in the VM (version, vendor, JVM features), so that with
 # TeraHeap off our libjvm reports and behaves as Debian's.
@@ -32,11 +34,11 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "${args[*]}" ]; then
   log "configuring the $LEVEL build in $BUILD"
   rm -rf "$BUILD"
   mkdir -p "$BUILD"
-  (cd "$BUILD" && bash "$SRC/configure" "${args[@]}" >configure.log 2>&1) \
-    || die "configure failed, see $BUILD/configure.log"
+  (cd "$BUILD" && bash "$SRC/configure" "${args[@]}" >teraheap-configure.log 2>&1) \
+    || die "configure failed, see $BUILD/teraheap-configure.log"
   echo "${args[*]}" >"$stamp"
 fi
 
-log "building libjvm.so ($LEVEL) in $BUILD (about 20 minutes from scratch on 2 cores, log: $BUILD/build.log)"
-(cd "$BUILD" && make hotspot LOG=warn >build.log 2>&1) || { tail -40 "$BUILD/build.log" >&2; die "HotSpot build failed, see $BUILD/build.log"; }
+log "building libjvm.so ($LEVEL) in $BUILD (about 20 minutes from scratch on 2 cores, log: $BUILD/teraheap-build.log)"
+(cd "$BUILD" && make hotspot LOG=warn >teraheap-build.log 2>&1) || { grep -v ALL_NAMED_TESTS "$BUILD/teraheap-build.log" | tail -40 >&2; die "HotSpot build failed, see $BUILD/teraheap-build.log"; }
 test -f "$BUILD/support/modules_libs/java.base/server/libjvm.so" || die "no libjvm.so after the build"

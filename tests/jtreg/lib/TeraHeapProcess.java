@@ -22,7 +22,7 @@ public final class TeraHeapProcess {
 
     /** Runs the TeraHeap JDK's java with {@code args}, in a fresh working directory. */
     public static OutputAnalyzer run(String... args) throws Exception {
-        ProcessBuilder pb = ProcessTools.createJavaProcessBuilder(args);
+        ProcessBuilder pb = ProcessTools.createLimitedTestJavaProcessBuilder(args);
         return execute(pb);
     }
 
@@ -47,7 +47,7 @@ public final class TeraHeapProcess {
         }
         List<String> cmd = new ArrayList<>(Arrays.asList(
                 "unshare", "--mount", "--propagation", "private", "sh", "-c", mount + " && exec \"$0\" \"$@\""));
-        cmd.addAll(ProcessTools.createJavaProcessBuilder(args).command());
+        cmd.addAll(ProcessTools.createLimitedTestJavaProcessBuilder(args).command());
         return execute(new ProcessBuilder(cmd));
     }
 

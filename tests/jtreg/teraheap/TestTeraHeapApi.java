@@ -111,7 +111,7 @@ public class TestTeraHeapApi {
         off.shouldContain("DISABLED-OK");
 
         String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
-        for (String[] mode : new String[][] {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}, {"-Xint"},
+        for (String[] mode : new String[][] {{}, {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}, {"-Xint"},
                                              {"-Xcomp", "-XX:-TieredCompilation"}}) {
             List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-Xmx256m",
                     "-XX:TeraHeapSize=1g", path));

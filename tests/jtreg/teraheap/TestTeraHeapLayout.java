@@ -106,7 +106,7 @@ public class TestTeraHeapLayout {
         check(TeraHeapProcess.allocatedBytes(file) >= 256L << 20, "the named file's storage is preallocated");
 
         // While one JVM holds the file, a second one is refused.
-        ProcessBuilder pb = ProcessTools.createJavaProcessBuilder("-XX:+EnableTeraHeap", "-Xmx128m",
+        ProcessBuilder pb = ProcessTools.createLimitedTestJavaProcessBuilder("-XX:+EnableTeraHeap", "-Xmx128m",
                 "-XX:TeraHeapSize=256m", "-XX:TeraHeapPath=" + file, Hold.class.getName());
         Process holder = pb.start();
         try {

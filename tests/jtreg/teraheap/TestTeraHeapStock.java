@@ -72,7 +72,7 @@ public class TestTeraHeapStock {
 
         // Ordinary work, with H2 mapped, collected correctly with and without heap verification.
         String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
-        for (String[] verify : new String[][] {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}}) {
+        for (String[] verify : new String[][] {{}, {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}}) {
             List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-Xmx256m", "-XX:TeraHeapSize=256m", path));
             cmd.addAll(List.of(verify));
             cmd.add(Churn.class.getName());

@@ -12,6 +12,7 @@
 #include "logging/log.hpp"
 #include "oops/compressedOops.hpp"
 #include "runtime/globals.hpp"
+#include "runtime/globals_extension.hpp"
 
 MemRegion     TeraHeap::_h2;
 MemRegion     TeraHeap::_h1;
@@ -40,23 +41,25 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
 }
 
 void TeraHeap::log_layout() {
-  log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " EXACTFMT " reserved",
-                     p2i(_h1.start()), p2i(_h1.end()), EXACTFMTARGS(_h1.byte_size()));
-  log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " EXACTFMT " in " SIZE_FORMAT
-                     " regions of " EXACTFMT,
-                     p2i(_h2.start()), p2i(_h2.end()), EXACTFMTARGS(_h2.byte_size()),
-                     region_count(), EXACTFMTARGS(_region_size));
+  log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " reserved",
+                     p2i(_h1.start()), p2i(_h1.end()), TH_SIZE_ARGS(_h1.byte_size()));
+  log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " in " SIZE_FORMAT
+                     " regions of " TH_SIZE_FORMAT,
+                     p2i(_h2.start()), p2i(_h2.end()), TH_SIZE_ARGS(_h2.byte_size()),
+                     region_count(), TH_SIZE_ARGS(_region_size));
   log_info(gc, init)("TeraHeap H2 file: %s (%s)", _file->path(),
                      _file->is_named() ? "kept after exit" : "unlinked, removed at exit");
   if (UseCompressedOops) {
-    log_info(gc, init)("TeraHeap compressed oops: on, %s (H1 + H2 fit the " EXACTFMT " range)",
+    log_info(gc, init)("TeraHeap compressed oops: on, %s (H1 + H2 fit the " TH_SIZE_FORMAT " range)",
                        CompressedOops::mode_to_string(CompressedOops::mode()),
-                       EXACTFMTARGS((size_t)OopEncodingHeapMax));
+                       TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
+  } else if (!FLAG_IS_DEFAULT(UseCompressedOops)) {
+    log_info(gc, init)("TeraHeap compressed oops: off (-XX:-UseCompressedOops)");
   } else {
-    log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " EXACTFMT " exceed the " EXACTFMT
-                       " range, or -XX:-UseCompressedOops)",
-                       EXACTFMTARGS(_h1.byte_size() + _h2.byte_size()),
-                       EXACTFMTARGS((size_t)OopEncodingHeapMax));
+    log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " TH_SIZE_FORMAT " do not fit the "
+                       TH_SIZE_FORMAT " range with room for H1)",
+                       TH_SIZE_ARGS(_h1.byte_size() + _h2.byte_size()),
+                       TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
   }
 }
 

@@ -69,26 +69,26 @@ static void check_sizes() {
   }
   if (TeraHeapSize == 0) {
     TeraHeapArguments::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
-                            "-XX:TeraHeapRegionSize=" EXACTFMT ", e.g. -XX:TeraHeapSize=16G",
-                            EXACTFMTARGS(TeraHeapRegionSize));
+                            "-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT ", e.g. -XX:TeraHeapSize=16G",
+                            TH_SIZE_ARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize > max_h2_size) {
-    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is too large: the most H2 can address is "
-                            EXACTFMT, EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(max_h2_size));
+    TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is too large: the most H2 can address is "
+                            TH_SIZE_FORMAT, TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(max_h2_size));
   }
   if (!is_aligned(TeraHeapSize, TeraHeapRegionSize)) {
     const size_t below = align_down(TeraHeapSize, TeraHeapRegionSize);
     const size_t above = align_up(TeraHeapSize, TeraHeapRegionSize);
     if (below == 0) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is smaller than one region "
-                              "(-XX:TeraHeapRegionSize=" EXACTFMT "): use -XX:TeraHeapSize=" EXACTFMT
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is smaller than one region "
+                              "(-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT "): use -XX:TeraHeapSize=" TH_SIZE_FORMAT
                               " or a smaller region size",
-                              EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize), EXACTFMTARGS(above));
+                              TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize), TH_SIZE_ARGS(above));
     }
-    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is not a multiple of -XX:TeraHeapRegionSize="
-                            EXACTFMT ": use " EXACTFMT " or " EXACTFMT,
-                            EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize),
-                            EXACTFMTARGS(below), EXACTFMTARGS(above));
+    TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is not a multiple of -XX:TeraHeapRegionSize="
+                            TH_SIZE_FORMAT ": use " TH_SIZE_FORMAT " or " TH_SIZE_FORMAT,
+                            TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize),
+                            TH_SIZE_ARGS(below), TH_SIZE_ARGS(above));
   }
 }
 

@@ -90,9 +90,9 @@ void TeraHeapFile::check_path(const char* path, size_t size) {
   if (statvfs(info.dir, &fs) == 0) {
     const size_t free_bytes = (size_t)fs.f_bavail * fs.f_frsize + info.existing_bytes;
     if (size > free_bytes) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " does not fit in %s (" SIZE_FORMAT "M free): "
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " does not fit in %s (" SIZE_FORMAT "M free): "
                               "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
-                              EXACTFMTARGS(size), info.dir, free_bytes / M);
+                              TH_SIZE_ARGS(size), info.dir, free_bytes / M);
     }
   }
 }
@@ -149,13 +149,13 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
     }
     ::close(fd);
     if (err == ENOSPC) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " does not fit in %s: the file system is full; "
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " does not fit in %s: the file system is full; "
                               "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
-                              EXACTFMTARGS(size), info.dir);
+                              TH_SIZE_ARGS(size), info.dir);
     }
-    TeraHeapArguments::fail("-XX:TeraHeapPath=%s: cannot allocate " EXACTFMT " for H2 (%s); "
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s: cannot allocate " TH_SIZE_FORMAT " for H2 (%s); "
                             "give a path on a local file system with room for -XX:TeraHeapSize",
-                            where, EXACTFMTARGS(size), os::strerror(err));
+                            where, TH_SIZE_ARGS(size), os::strerror(err));
   }
   return new TeraHeapFile(fd, file_path, info.named);
 }
