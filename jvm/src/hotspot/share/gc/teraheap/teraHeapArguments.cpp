@@ -63,9 +63,9 @@ static void check_incompatible_flags() {
 static void check_sizes() {
   if (!is_power_of_2(TeraHeapRegionSize) ||
       TeraHeapRegionSize < min_region_size || TeraHeapRegionSize > max_region_size) {
-    TeraHeapArguments::fail("-XX:TeraHeapRegionSize=" SIZE_FORMAT " is invalid: "
+    TeraHeapArguments::fail("-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT " is invalid: "
                             "use a power of two between 1M and 1G, e.g. -XX:TeraHeapRegionSize=32M",
-                            TeraHeapRegionSize);
+                            TH_SIZE_ARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize == 0) {
     TeraHeapArguments::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
