@@ -5,7 +5,24 @@
 source "$(dirname "$0")/common.sh"
 [ -d "$SRC" ] || die "no build tree at $SRC; run make first"
 
-sync_dir "$SRC/$MODULE_REL" "$REPO_ROOT/jvm/$MODULE_REL"
+# The module: take the tree's edits, keep the project's, refuse when both changed a file.
+base=$SRC/.teraheap-module-sums
+[ -f "$base" ] || die "no record of the module as last copied into $SRC; run make first"
+tree_mod=$SRC/$MODULE_REL
+repo_mod=$REPO_ROOT/jvm/$MODULE_REL
+sum_of() { [ -f "$1" ] && sha256sum <"$1" | cut -d' ' -f1 || echo none; }
+base_of() { local s; s=$(grep "  ./$1\$" "$base" | cut -d' ' -f1); echo "${s:-none}"; }
+conflicts=()
+for f in $(cd "$tree_mod" && find . -type f | sed 's|^\./||'); do
+  t=$(sum_of "$tree_mod/$f"); r=$(sum_of "$repo_mod/$f"); b=$(base_of "$f")
+  if [ "$t" = "$r" ] || [ "$t" = "$b" ]; then continue; fi   # same, or only the project changed it
+  if [ "$r" = "$b" ]; then cp "$tree_mod/$f" "$repo_mod/$f"; else conflicts+=("$f"); fi
+done
+for f in $(cd "$repo_mod" && find . -type f | sed 's|^\./||'); do
+  # Deleted in the tree and untouched in the project since: delete it here too.
+  if [ ! -e "$tree_mod/$f" ] && [ "$(sum_of "$repo_mod/$f")" = "$(base_of "$f")" ]; then rm "$repo_mod/$f"; fi
+done
+[ ${#conflicts[@]} -eq 0 ] || die "both the tree and jvm/ changed ${conflicts[*]}; merge by hand"
 
 new=$(mktemp -d)
 trap 'rm -rf "$new"' EXIT

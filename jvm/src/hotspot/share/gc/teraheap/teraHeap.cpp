@@ -3,21 +3,39 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.inline.hpp"
+#include "gc/parallel/psCompactionManager.inline.hpp"
+#include "gc/parallel/psOldGen.hpp"
+#include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/parallel/psPromotionManager.inline.hpp"
+#include "gc/parallel/psScavenge.inline.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/shared/gcArguments.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
 #include "logging/log.hpp"
+#include "memory/iterator.inline.hpp"
+#include "memory/resourceArea.hpp"
 #include "oops/compressedOops.hpp"
+#include "oops/oop.inline.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/globals_extension.hpp"
+#include "runtime/os.hpp"
 
-MemRegion     TeraHeap::_h2;
-MemRegion     TeraHeap::_h1;
-size_t        TeraHeap::_region_size = 0;
-TeraHeapFile* TeraHeap::_file = NULL;
+MemRegion           TeraHeap::_h2;
+MemRegion           TeraHeap::_h1;
+TeraHeapFile*       TeraHeap::_file = NULL;
+TeraHeapRegions*    TeraHeap::_regions = NULL;
+TeraHeapForwarding* TeraHeap::_forwarding = NULL;
+size_t              TeraHeap::_bytes_moved = 0;
+size_t              TeraHeap::_objects_moved = 0;
+bool                TeraHeap::_reported_full = false;
 
 size_t TeraHeap::reserved_size() {
   return TeraHeapArguments::h2_reserved_size(HeapAlignment);
@@ -29,15 +47,21 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   ReservedSpace h2_rs = heap_rs.first_part(reserved);
   ReservedSpace h1_rs = heap_rs.last_part(reserved);
 
-  _region_size = TeraHeapRegionSize;
   _file = TeraHeapFile::create(TeraHeapPath, TeraHeapSize);
   _file->map_at(h2_rs.base(), TeraHeapSize);
   _h2 = MemRegion((HeapWord*)h2_rs.base(), TeraHeapSize / HeapWordSize);
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
+  _regions = new TeraHeapRegions(_h2, TeraHeapRegionSize, _file);
+  _forwarding = new TeraHeapForwarding();
+  TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
 
   log_layout();
   return h1_rs;
+}
+
+size_t TeraHeap::region_count() {
+  return _regions->count();
 }
 
 void TeraHeap::log_layout() {
@@ -46,7 +70,7 @@ void TeraHeap::log_layout() {
   log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " in " SIZE_FORMAT
                      " regions of " TH_SIZE_FORMAT,
                      p2i(_h2.start()), p2i(_h2.end()), TH_SIZE_ARGS(_h2.byte_size()),
-                     region_count(), TH_SIZE_ARGS(_region_size));
+                     region_count(), TH_SIZE_ARGS(TeraHeapRegionSize));
   log_info(gc, init)("TeraHeap H2 file: %s (%s)", _file->path(),
                      _file->is_named() ? "kept after exit" : "unlinked, removed at exit");
   if (UseCompressedOops) {
@@ -63,15 +87,162 @@ void TeraHeap::log_layout() {
   }
 }
 
+void TeraHeap::prepare_marking(ParCompactionManager* cm) {
+  _regions->clear_live();
+  TeraHeapCards::mark(_regions, cm);
+  // The collector never traces H2, so the classes of H2's objects are kept
+  // loaded from here: a class whose only instances live in H2 must not unload.
+  for (uint i = 0; i < _regions->count(); i++) {
+    GrowableArrayCHeap<Klass*, mtGC>* klasses = _regions->klasses(i);
+    if (klasses == NULL) {
+      continue;
+    }
+    for (int k = 0; k < klasses->length(); k++) {
+      oop mirror = klasses->at(k)->java_mirror_no_keepalive();
+      if (mirror != NULL) {
+        cm->mark_and_push(&mirror);
+      }
+      cm->follow_klass(klasses->at(k));
+    }
+  }
+}
+
+void TeraHeap::mark_region_live(oop obj) {
+  _regions->set_live(obj);
+}
+
+void TeraHeap::propagate_liveness() {
+  _regions->propagate_liveness();
+}
+
+bool TeraHeap::is_alive_in_h2(oop obj) {
+  return _regions->is_live(obj);
+}
+
+// Live words in H1 after marking, from the full GC's per-region summary.
+size_t TeraHeap::h1_live_words() {
+  ParallelCompactData& sd = PSParallelCompact::summary_data();
+  const size_t end = MIN2(sd.region_count(), sd.addr_to_region_idx(sd.region_align_up(_h1.end())));
+  size_t live = 0;
+  for (size_t i = sd.addr_to_region_idx(_h1.start()); i < end; i++) {
+    live += sd.region(i)->data_size();
+  }
+  return live;
+}
+
+void TeraHeap::collect() {
+  ResourceMark rm;
+  const jlong start = os::javaTimeNanos();
+  _forwarding->clear();
+  const size_t freed = _regions->free_dead_regions();
+
+  // Without hints, tagged groups move only while H1 is above the high threshold,
+  // and only until it is down to the low one.
+  const size_t capacity = ParallelScavengeHeap::old_gen()->max_gen_size() / HeapWordSize;
+  const size_t live = h1_live_words();
+  const bool pressure = live * 100 > TeraHeapHighThreshold * capacity;
+  const size_t target = TeraHeapLowThreshold * capacity / 100;
+
+  TeraHeapMover mover(_regions, _forwarding);
+  TeraHeapRoots::roots_do([&](oop root, jlong label) {
+    if (mover.h2_full() || is_in_h2(root) || !PSParallelCompact::mark_bitmap()->is_marked(root)) {
+      return;
+    }
+    const bool advised = TeraHeapRoots::is_movable(label);
+    const bool relieve = pressure && live > target + mover.words_moved();
+    if (advised || relieve) {
+      mover.move_group(root, label);
+    }
+  });
+  TeraHeapRoots::consume_hints();
+
+  _bytes_moved += mover.words_moved() * HeapWordSize;
+  _objects_moved += mover.objects_moved();
+  if (mover.h2_full() && !_reported_full) {
+    _reported_full = true;
+    log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
+                              "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(_h2.byte_size()));
+  }
+  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms%s; freed " SIZE_FORMAT
+                         " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
+                         mover.objects_moved(), mover.words_moved() * HeapWordSize / K,
+                         (os::javaTimeNanos() - start) / 1e6, pressure ? " (H1 above the high threshold)" : "",
+                         freed, _regions->used_bytes() / M, _h2.byte_size() / M, _regions->regions_in_use());
+}
+
+oop TeraHeap::forwardee(oop obj) {
+  oop to = _forwarding->get(obj);
+  // Not moved: a dead object in a place that holds dead references (an nmethod
+  // being unloaded); left as it is, as the stock collector would leave it stale.
+  return to != NULL ? to : obj;
+}
+
+void TeraHeap::adjust_h2(ParCompactionManager* cm) {
+  TeraHeapCards::adjust(_regions, cm);
+}
+
+void TeraHeap::scavenge_backward_references(uint worker_id, uint workers) {
+  PSPromotionManager* pm = PSPromotionManager::gc_thread_promotion_manager(worker_id);
+  TeraHeapCards::scavenge(_regions, pm, worker_id, workers);
+  pm->drain_stacks(false);
+}
+
+// Every field of an H2 object must hold a valid reference, and one into H1
+// must be on a card the collectors will read.
+class TeraHeapVerifyClosure : public BasicOopIterateClosure {
+  oop _holder;
+public:
+  TeraHeapVerifyClosure() : _holder(NULL) {}
+  void set_holder(oop o) { _holder = o; }
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    guarantee(oopDesc::is_oop(o), "TeraHeap: H2 object " PTR_FORMAT " field " PTR_FORMAT " holds a non-object " PTR_FORMAT,
+              p2i(_holder), p2i(p), p2i(o));
+    if (TeraHeap::is_in_h2(o)) {
+      return;
+    }
+    const CardTable::CardValue card = *ParallelScavengeHeap::heap()->card_table()->byte_for(p);
+    if (ParallelScavengeHeap::heap()->is_in_young(o)) {
+      guarantee(card == TeraHeapCards::dirty || card == TeraHeapCards::youngergen,
+                "TeraHeap: H2 field " PTR_FORMAT " refers to young " PTR_FORMAT " but its card is %d",
+                p2i(p), p2i(o), card);
+    } else {
+      guarantee(card != TeraHeapCards::clean,
+                "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " but its card is clean", p2i(p), p2i(o));
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeap::verify() {
+  TeraHeapVerifyClosure cl;
+  for (uint i = 0; i < _regions->count(); i++) {
+    if (!_regions->in_use(i) || _regions->index_of(_regions->bottom(i)) != i) {
+      continue;
+    }
+    for (HeapWord* p = _regions->bottom(i); p < _regions->top(i); ) {
+      oop o = cast_to_oop(p);
+      guarantee(oopDesc::is_oop(o), "TeraHeap: no object at " PTR_FORMAT " in H2 region %u", p2i(p), i);
+      cl.set_holder(o);
+      o->oop_iterate(&cl);
+      p += o->size();
+    }
+  }
+}
+
 TeraHeapStats TeraHeap::stats() {
   TeraHeapStats s;
   s.capacity_bytes = _h2.byte_size();
-  // Nothing is moved into H2 yet: moving lands with the full-GC work.
-  s.used_bytes = 0;
-  s.regions_in_use = 0;
-  s.regions_freed = 0;
-  s.bytes_moved = 0;
-  s.objects_moved = 0;
+  s.used_bytes = _regions->used_bytes();
+  s.regions_in_use = _regions->regions_in_use();
+  s.regions_freed = _regions->regions_freed();
+  s.bytes_moved = _bytes_moved;
+  s.objects_moved = _objects_moved;
   s.tagged_roots = TeraHeapRoots::live_count();
   s.movable_labels = TeraHeapRoots::movable_label_count();
   return s;

@@ -9,21 +9,41 @@
 #include "memory/allStatic.hpp"
 #include "memory/memRegion.hpp"
 #include "memory/virtualspace.hpp"
+#include "oops/oopsHierarchy.hpp"
 
+class ParCompactionManager;
 class TeraHeapFile;
+class TeraHeapForwarding;
+class TeraHeapRegions;
 
 // The entry point of the TeraHeap module: what the hooks in HotSpot's own
 // files call. The Java heap is laid out as [H2 | old | young]: H2 below the
 // Parallel collector's generations, so that the scavenger's single "is young"
 // compare never takes an H2 address for a young one, and one range check
 // tells H2 from H1.
+//
+// Over a full GC (PSParallelCompact) the hooks run in this order:
+//   prepare_marking      H2's non-clean cards and its objects' classes are roots
+//   (marking)            references into H2 mark regions live, never objects
+//   propagate_liveness   after strong marking, and again after reference processing
+//   (weak processing)    referents in dead regions are cleared
+//   collect              free dead regions; move advised (or, past the high
+//                        threshold, all) tagged groups into H2
+//   (adjust roots)       references to moved objects follow the forwarding table
+//   adjust_h2            H2's references into H1 follow compaction; card states reset
+//   (compaction)
 class TeraHeap : AllStatic {
-  static MemRegion     _h2;            // the whole of H2
-  static MemRegion     _h1;            // old and young generations, as reserved
-  static size_t        _region_size;
-  static TeraHeapFile* _file;
+  static MemRegion           _h2;        // the whole of H2
+  static MemRegion           _h1;        // old and young generations, as reserved
+  static TeraHeapFile*       _file;
+  static TeraHeapRegions*    _regions;
+  static TeraHeapForwarding* _forwarding;
+  static size_t              _bytes_moved;
+  static size_t              _objects_moved;
+  static bool                _reported_full;
 
   static void log_layout();
+  static size_t h1_live_words();
 
 public:
   // Bytes to add to the heap reservation for H2.
@@ -36,8 +56,22 @@ public:
   static bool is_in_h2(const void* p) { return _h2.contains(p); }
   static MemRegion h2_region() { return _h2; }
   static MemRegion h1_reserved_region() { return _h1; }
-  static size_t region_size() { return _region_size; }
-  static size_t region_count() { return _h2.byte_size() / _region_size; }
+  static size_t region_count();
+
+  // Full GC.
+  static void prepare_marking(ParCompactionManager* cm);
+  static void mark_region_live(oop obj);
+  static void propagate_liveness();
+  static bool is_alive_in_h2(oop obj);
+  static void collect();
+  static oop forwardee(oop obj);
+  static void adjust_h2(ParCompactionManager* cm);
+
+  // Minor GC: worker `worker_id` of `workers` scans its share of H2's cards.
+  static void scavenge_backward_references(uint worker_id, uint workers);
+
+  // Checks every H2 object and its cards (-XX:+VerifyBeforeGC/AfterGC).
+  static void verify();
 
   static TeraHeapStats stats();
 };

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -168,4 +169,13 @@ void TeraHeapFile::map_at(char* base, size_t size) {
   }
   // The reservation was recorded by the heap; tell NMT these pages are now backed.
   MemTracker::record_virtual_memory_commit(base, size, CALLER_PC);
+}
+
+void TeraHeapFile::release_storage(size_t offset, size_t len) {
+  // Not every file system can punch holes; the storage then simply stays allocated.
+  ::fallocate(_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, (off_t)len);
+}
+
+bool TeraHeapFile::reserve_storage(size_t offset, size_t len) {
+  return posix_fallocate(_fd, (off_t)offset, (off_t)len) == 0;
 }

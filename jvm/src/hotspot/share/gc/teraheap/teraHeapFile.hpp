@@ -32,6 +32,12 @@ public:
   // Maps the file over [base, base + size), replacing the reservation there.
   void map_at(char* base, size_t size);
 
+  // Gives the storage behind [offset, offset + len) back to the file system
+  // (a freed region), and takes it back before the range is written again;
+  // false when the file system has no room left.
+  void release_storage(size_t offset, size_t len);
+  bool reserve_storage(size_t offset, size_t len);
+
   const char* path() const { return _path; }
   bool is_named() const { return _named; }
   int fd() const { return _fd; }

@@ -3,16 +3,12 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
 #include "utilities/growableArray.hpp"
-
-struct TeraHeapRoot {
-  jweak root;
-  jlong label;
-};
 
 static Mutex* _lock = NULL;
 static GrowableArrayCHeap<TeraHeapRoot, mtGC>* _roots = NULL;
@@ -26,13 +22,17 @@ void TeraHeapRoots::initialize() {
   _movable = new GrowableArrayCHeap<jlong, mtGC>(16);
 }
 
-// Drops entries whose root was collected; returns the handles to destroy
+GrowableArrayCHeap<TeraHeapRoot, mtGC>* teraheap_root_table() {
+  return _roots;
+}
+
+// Drops entries whose root was collected or already moved to H2; returns the handles to destroy
 // once the lock is released.
 static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
   int kept = 0;
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapRoot e = _roots->at(i);
-    if (JNIHandles::is_global_weak_cleared(e.root)) {
+    if (JNIHandles::is_global_weak_cleared(e.root) || TeraHeap::is_in_h2(JNIHandles::resolve(e.root))) {
       dead->append(e.root);
     } else {
       _roots->at_put(kept++, e);
@@ -71,11 +71,17 @@ size_t TeraHeapRoots::live_count() {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
   size_t live = 0;
   for (int i = 0; i < _roots->length(); i++) {
-    if (!JNIHandles::is_global_weak_cleared(_roots->at(i).root)) {
+    oop root = JNIHandles::resolve(_roots->at(i).root);
+    if (root != NULL && !TeraHeap::is_in_h2(root)) {
       live++;
     }
   }
   return live;
+}
+
+void TeraHeapRoots::consume_hints() {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  _movable->clear();
 }
 
 size_t TeraHeapRoots::movable_label_count() {

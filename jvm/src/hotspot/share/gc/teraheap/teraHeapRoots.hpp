@@ -7,7 +7,9 @@
 
 #include "memory/allStatic.hpp"
 #include "runtime/handles.hpp"
+#include "runtime/jniHandles.inline.hpp"
 #include "utilities/globalDefinitions.hpp"
+#include "utilities/growableArray.hpp"
 
 // The side table of tagged roots: (root, label) pairs that tagRoot() records
 // and the labels that move() advises to move. Roots are held weakly, so that
@@ -21,8 +23,34 @@ public:
   static void advise_move(jlong label);
 
   static bool is_movable(jlong label);
+
+  // For the full GC, at a safepoint: calls f(root, label) for every tagged
+  // root still alive, in tagging order.
+  template <typename F> static void roots_do(F f);
+  // Forgets all move() hints: the full GC that moves a group consumes its hint.
+  static void consume_hints();
   static size_t live_count();
   static size_t movable_label_count();
 };
+
+struct TeraHeapRoot {
+  jweak root;
+  jlong label;
+};
+
+// The table itself, for roots_do.
+GrowableArrayCHeap<TeraHeapRoot, mtGC>* teraheap_root_table();
+
+template <typename F>
+void TeraHeapRoots::roots_do(F f) {
+  GrowableArrayCHeap<TeraHeapRoot, mtGC>* table = teraheap_root_table();
+  for (int i = 0; i < table->length(); i++) {
+    const TeraHeapRoot& e = table->at(i);
+    oop root = JNIHandles::resolve(e.root);
+    if (root != NULL) {
+      f(root, e.label);
+    }
+  }
+}
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPROOTS_HPP

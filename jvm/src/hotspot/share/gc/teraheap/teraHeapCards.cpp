@@ -1,0 +1,212 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.inline.hpp"
+#include "gc/parallel/psCardTable.hpp"
+#include "gc/parallel/psCompactionManager.inline.hpp"
+#include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/parallel/psPromotionManager.inline.hpp"
+#include "gc/parallel/psScavenge.inline.hpp"
+#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "memory/iterator.inline.hpp"
+#include "oops/access.inline.hpp"
+#include "oops/compressedOops.inline.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/os.hpp"
+#include "utilities/align.hpp"
+
+static PSCardTable* card_table() {
+  return ParallelScavengeHeap::heap()->card_table();
+}
+
+void TeraHeapCards::initialize(MemRegion h2) {
+  assert(clean == CardTable::clean_card_val() && dirty == CardTable::dirty_card_val() &&
+         youngergen == PSCardTable::youngergen_card_val(), "our card values are the card table's");
+  CardValue* first = card_table()->byte_for(h2.start());
+  CardValue* last = card_table()->byte_for(h2.last());
+  char* start = align_down((char*)first, os::vm_page_size());
+  char* end = align_up((char*)(last + 1), os::vm_page_size());
+  os::commit_memory_or_exit(start, end - start, false, "TeraHeap: card table for H2");
+  memset(first, clean, last + 1 - first);
+}
+
+void TeraHeapCards::dirty_range(MemRegion mr) {
+  card_table()->dirty_MemRegion(mr);
+}
+
+// Walks the cards of each region in use (start regions only: an object that
+// spans regions is walked from its first), calling `scan_card` on each card
+// `wanted` selects, with an object that reaches into it.
+template <typename Wanted, typename ScanCard>
+static void walk_cards(TeraHeapRegions* regions, uint first_region, uint stride,
+                       Wanted wanted, ScanCard scan_card) {
+  PSCardTable* ct = card_table();
+  TeraHeapStartArray* starts = regions->start_array();
+  for (uint r = first_region; r < regions->count(); r += stride) {
+    if (!regions->in_use(r) || regions->index_of(regions->bottom(r)) != r) {
+      continue;
+    }
+    HeapWord* const bottom = regions->bottom(r);
+    HeapWord* const top = regions->top(r);
+    HeapWord* obj = bottom;   // an object start at or before the current card
+    for (HeapWord* card_start = bottom; card_start < top; card_start += CardTable::card_size_in_words) {
+      CardTable::CardValue* card = ct->byte_for(card_start);
+      if (!wanted(*card)) {
+        continue;
+      }
+      HeapWord* const card_end = MIN2(card_start + CardTable::card_size_in_words, top);
+      // Far behind: jump with the start array; close: walk (cheap, and exact for big objects).
+      if (pointer_delta(card_start, obj) > 8 * CardTable::card_size_in_words) {
+        HeapWord* found = starts->object_start(card_start);
+        if (found > obj) {
+          obj = found;
+        }
+      }
+      while (obj + cast_to_oop(obj)->size() <= card_start) {
+        obj += cast_to_oop(obj)->size();
+      }
+      scan_card(card, MemRegion(card_start, card_end), obj);
+    }
+  }
+}
+
+// The state a card takes from the referents of its fields.
+class TeraHeapCardState {
+protected:
+  bool _young;
+  bool _old;
+public:
+  TeraHeapCardState() : _young(false), _old(false) {}
+  void reset() { _young = _old = false; }
+  TeraHeapCards::CardValue state() const {
+    return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
+  }
+};
+
+// Iterates the fields within `mr` of the objects from `obj` on.
+template <typename Closure>
+static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl) {
+  while (obj < mr.end()) {
+    oop o = cast_to_oop(obj);
+    o->oop_iterate(cl, mr);
+    obj += o->size();
+  }
+}
+
+class TeraHeapScavengeClosure : public BasicOopIterateClosure, public TeraHeapCardState {
+  PSPromotionManager* _pm;
+  TeraHeapRegions* _regions;
+  uint _region;
+public:
+  TeraHeapScavengeClosure(PSPromotionManager* pm, TeraHeapRegions* regions) :
+    _pm(pm), _regions(regions), _region(0) {}
+  void set_region(uint r) { _region = r; }
+
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    if (PSScavenge::is_obj_in_young(o)) {
+      _young = true;
+      _pm->claim_or_forward_depth(p);
+    } else if (TeraHeap::is_in_h2(o)) {
+      _regions->add_dependency(_region, _regions->index_of(o));
+    } else {
+      _old = true;
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeapCards::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers) {
+  TeraHeapScavengeClosure cl(pm, regions);
+  walk_cards(regions, worker_id, workers,
+             [](CardValue v) { return v == dirty || v == youngergen; },
+             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+               cl.reset();
+               cl.set_region(regions->index_of(mr.start()));
+               iterate_fields(obj, mr, &cl);
+               // Written before the young referents are copied: copying can
+               // only raise the card to youngergen again.
+               *card = cl.state();
+             });
+}
+
+class TeraHeapMarkClosure : public BasicOopIterateClosure {
+  ParCompactionManager* _cm;
+  TeraHeapRegions* _regions;
+  uint _region;
+public:
+  TeraHeapMarkClosure(ParCompactionManager* cm, TeraHeapRegions* regions) :
+    _cm(cm), _regions(regions), _region(0) {}
+  void set_region(uint r) { _region = r; }
+
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    if (TeraHeap::is_in_h2(o)) {
+      // A link inside H2 keeps its target region alive only if its own region lives.
+      _regions->add_dependency(_region, _regions->index_of(o));
+    } else {
+      _cm->mark_and_push(p);
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeapCards::mark(TeraHeapRegions* regions, ParCompactionManager* cm) {
+  TeraHeapMarkClosure cl(cm, regions);
+  walk_cards(regions, 0, 1,
+             [](CardValue v) { return v != clean; },
+             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+               cl.set_region(regions->index_of(mr.start()));
+               iterate_fields(obj, mr, &cl);
+             });
+}
+
+class TeraHeapAdjustClosure : public BasicOopIterateClosure, public TeraHeapCardState {
+  ParCompactionManager* _cm;
+public:
+  TeraHeapAdjustClosure(ParCompactionManager* cm) : _cm(cm) {}
+
+  template <class T> void do_oop_work(T* p) {
+    PSParallelCompact::adjust_pointer(p, _cm);
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    if (TeraHeap::is_in_h2(o)) {
+      return;
+    }
+    if (ParallelScavengeHeap::heap()->is_in_young(o)) {
+      _young = true;
+    } else {
+      _old = true;
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeapCards::adjust(TeraHeapRegions* regions, ParCompactionManager* cm) {
+  TeraHeapAdjustClosure cl(cm);
+  walk_cards(regions, 0, 1,
+             [](CardValue v) { return v != clean; },
+             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+               cl.reset();
+               iterate_fields(obj, mr, &cl);
+               *card = cl.state();
+             });
+}

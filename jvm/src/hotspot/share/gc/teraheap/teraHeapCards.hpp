@@ -1,0 +1,51 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP
+
+#include "gc/shared/cardTable.hpp"
+#include "memory/allStatic.hpp"
+#include "memory/memRegion.hpp"
+
+class ParCompactionManager;
+class PSPromotionManager;
+class TeraHeapRegions;
+
+// H2's part of the Parallel collector's card table. The table spans the
+// whole heap reservation, so every store into an H2 object already dirties
+// an H2 card through the stock post-write barrier: no barrier changes. The
+// collectors read H2's cards, never its objects, to find H1 objects that H2
+// refers to (backward references). Card states:
+//   clean       no field in the card refers to H1
+//   dirty       a mutator wrote a field (or the object was just moved)
+//   youngergen  some field refers to the young generation
+//   oldgen      fields refer to the old generation, none to the young one
+class TeraHeapCards : AllStatic {
+public:
+  typedef CardTable::CardValue CardValue;
+  static const CardValue clean = (CardValue)-1;   // CardTable::clean_card
+  static const CardValue dirty = 0;               // CardTable::dirty_card, what the barrier writes
+  static const CardValue youngergen = 3;   // PSCardTable::youngergen_card
+  static const CardValue oldgen = 5;
+
+  // Commits the card bytes that cover H2 and cleans them.
+  static void initialize(MemRegion h2);
+  static void dirty_range(MemRegion mr);
+
+  // Minor GC: worker `worker_id` of `workers` scans the dirty and youngergen
+  // cards of every workers-th region (a region is a stripe, so no card is
+  // shared between threads), scavenges young referents and records links
+  // between H2 regions.
+  static void scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers);
+
+  // Full GC, before marking: every non-clean card is a source of roots.
+  static void mark(TeraHeapRegions* regions, ParCompactionManager* cm);
+
+  // Full GC, after the new addresses are known: updates the H1 referents of
+  // every non-clean card and sets each card's state from what it refers to.
+  static void adjust(TeraHeapRegions* regions, ParCompactionManager* cm);
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP

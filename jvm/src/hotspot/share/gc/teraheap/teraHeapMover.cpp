@@ -1,0 +1,170 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.hpp"
+#include "gc/parallel/parMarkBitMap.inline.hpp"
+#include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "memory/iterator.inline.hpp"
+#include "oops/access.inline.hpp"
+#include "oops/compressedOops.inline.hpp"
+#include "oops/fieldStreams.inline.hpp"
+#include "oops/instanceKlass.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/signature.hpp"
+#include "utilities/copy.hpp"
+
+TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, TeraHeapForwarding* forwarding) :
+  _regions(regions), _forwarding(forwarding), _queue(1024), _transients(),
+  _label(0), _h2_full(false), _objects(0), _words(0) {}
+
+bool TeraHeapMover::can_move(oop obj) {
+  if (TeraHeap::is_in_h2(obj) || !PSParallelCompact::mark_bitmap()->is_marked(obj)) {
+    return false;
+  }
+  Klass* k = obj->klass();
+  if (k->is_instance_klass()) {
+    InstanceKlass* ik = InstanceKlass::cast(k);
+    // Class objects and class loaders belong with the class metadata; Reference
+    // objects with the reference processing that scans H1 only.
+    if (ik->is_mirror_instance_klass() || ik->is_class_loader_instance_klass() ||
+        ik->is_reference_instance_klass()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Takes the old copy out of what the full GC will keep: its mark bits, and
+// its words in the per-region live data the summary phase adds up.
+void TeraHeapMover::unmark(oop old_copy, size_t words) {
+  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+  ParallelCompactData& sd = PSParallelCompact::summary_data();
+  HeapWord* const beg = cast_from_oop<HeapWord*>(old_copy);
+  HeapWord* const last = beg + words - 1;
+  bitmap->clear_range(bitmap->addr_to_bit(beg), bitmap->addr_to_bit(last) + 1);
+
+  const size_t beg_region = sd.addr_to_region_idx(beg);
+  const size_t end_region = sd.addr_to_region_idx(last);
+  ParallelCompactData::RegionData* first = sd.region(beg_region);
+  if (beg_region == end_region) {
+    first->set_live_obj_size(first->live_obj_size() - words);
+    return;
+  }
+  first->set_live_obj_size(first->live_obj_size() - (ParallelCompactData::RegionSize - sd.region_offset(beg)));
+  for (size_t r = beg_region + 1; r <= end_region; r++) {
+    sd.region(r)->set_partial_obj_size(0);
+    sd.region(r)->set_partial_obj_addr(NULL);
+  }
+}
+
+oop TeraHeapMover::copy(oop obj) {
+  oop moved = _forwarding->get(obj);
+  if (moved != NULL) {
+    return moved;
+  }
+  if (_h2_full || !can_move(obj)) {
+    return NULL;
+  }
+  const size_t words = obj->size();
+  HeapWord* to = _regions->allocate(_label, words);
+  if (to == NULL) {
+    _h2_full = true;
+    return NULL;
+  }
+  // The mark word goes along: identity hash, lock state and age stay as they were.
+  Copy::aligned_disjoint_words(cast_from_oop<HeapWord*>(obj), to, words);
+  moved = cast_to_oop(to);
+  _regions->start_array()->allocate_block(to);
+  _regions->record_klass(_regions->index_of(to), obj->klass());
+  // Its fields still refer to H1 until followed; the full GC's adjust step
+  // reads these cards and settles their states.
+  TeraHeapCards::dirty_range(MemRegion(to, words));
+  _forwarding->put(obj, moved);
+  unmark(obj, words);
+  _queue.push(moved);
+  _objects++;
+  _words += words;
+  return moved;
+}
+
+GrowableArray<int>* TeraHeapMover::transient_offsets(Klass* k) {
+  GrowableArray<int>** cached = _transients.get(k);
+  if (cached != NULL) {
+    return *cached;
+  }
+  GrowableArray<int>* offsets = new GrowableArray<int>(0);
+  for (InstanceKlass* ik = InstanceKlass::cast(k); ik != NULL; ik = ik->java_super()) {
+    for (JavaFieldStream fs(ik); !fs.done(); fs.next()) {
+      if (!fs.access_flags().is_static() && fs.access_flags().is_transient() &&
+          is_reference_type(Signature::basic_type(fs.signature()))) {
+        offsets->append(fs.offset());
+      }
+    }
+  }
+  _transients.put(k, offsets);
+  return offsets;
+}
+
+class TeraHeapFollowClosure : public BasicOopIterateClosure {
+  TeraHeapMover* _mover;
+  TeraHeapRegions* _regions;
+  address _base;
+  uint _region;
+  GrowableArray<int>* _transient;
+
+public:
+  TeraHeapFollowClosure(TeraHeapMover* mover, TeraHeapRegions* regions, oop copy, GrowableArray<int>* transient) :
+    _mover(mover), _regions(regions), _base(cast_from_oop<address>(copy)),
+    _region(regions->index_of(copy)), _transient(transient) {}
+
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop target = CompressedOops::decode_not_null(heap_oop);
+    if (!TeraHeap::is_in_h2(target)) {
+      if (_transient != NULL && _transient->contains((int)((address)p - _base))) {
+        return;   // stays in H1: a backward reference
+      }
+      oop moved = _mover->copy(target);
+      if (moved == NULL) {
+        return;   // stays in H1: a backward reference
+      }
+      RawAccess<IS_NOT_NULL>::oop_store(p, moved);
+      target = moved;
+    }
+    _regions->add_dependency(_region, _regions->index_of(target));
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeapMover::follow(oop copy) {
+  Klass* k = copy->klass();
+  GrowableArray<int>* transient = NULL;
+  if (k->is_instance_klass()) {
+    transient = transient_offsets(k);
+    if (transient->is_empty()) {
+      transient = NULL;
+    }
+  }
+  TeraHeapFollowClosure cl(this, _regions, copy, transient);
+  copy->oop_iterate(&cl);
+}
+
+bool TeraHeapMover::move_group(oop root, jlong label) {
+  _label = label;
+  copy(root);
+  while (_queue.is_nonempty()) {
+    follow(_queue.pop());
+  }
+  return !_h2_full;
+}

@@ -1,0 +1,56 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP
+
+#include "memory/allocation.hpp"
+#include "oops/oopsHierarchy.hpp"
+#include "utilities/growableArray.hpp"
+#include "utilities/resourceHash.hpp"
+
+class TeraHeapForwarding;
+class TeraHeapRegions;
+
+// Moves a group (a tagged root and what it reaches in H1) into H2 during a
+// full GC, after marking and before the collector computes new addresses.
+// One object at a time from a work stack: each object is copied into a region
+// of the group's label, its old copy is recorded in the forwarding table and
+// taken out of the mark bitmap and the live-data summary, so compaction treats
+// it as free space; then the copy's fields are followed. What the closure
+// skips: transient fields (a serializer would skip them too), Class objects,
+// class loaders and java.lang.ref.Reference objects; their targets stay in H1
+// and become backward references, found later through H2's cards.
+class TeraHeapMover : public StackObj {
+  typedef ResourceHashtable<const Klass*, GrowableArray<int>*, primitive_hash<const Klass*>,
+                            primitive_equals<const Klass*>, 1031> TransientFields;
+
+  TeraHeapRegions*    _regions;
+  TeraHeapForwarding* _forwarding;
+  GrowableArray<oop>  _queue;
+  TransientFields     _transients;
+  jlong               _label;
+  bool                _h2_full;
+  size_t              _objects;
+  size_t              _words;
+
+  void unmark(oop old_copy, size_t words);
+  GrowableArray<int>* transient_offsets(Klass* k);
+
+public:
+  TeraHeapMover(TeraHeapRegions* regions, TeraHeapForwarding* forwarding);
+
+  static bool can_move(oop obj);
+  // Moves the group of `root` to `label`'s regions. False if H2 filled up.
+  bool move_group(oop root, jlong label);
+  // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
+  oop copy(oop obj);
+  void follow(oop copy);
+
+  size_t objects_moved() const { return _objects; }
+  size_t words_moved() const { return _words; }
+  bool h2_full() const { return _h2_full; }
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP

@@ -1,0 +1,232 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.hpp"
+#include "gc/parallel/psCardTable.hpp"
+#include "gc/teraheap/teraHeapFile.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "logging/log.hpp"
+#include "utilities/align.hpp"
+
+void TeraHeapStartArray::clear(MemRegion mr) {
+  memset(block_for_addr(mr.start()), clean_block, mr.byte_size() >> block_shift);
+}
+
+TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile* file) :
+    _h2(h2),
+    _region_words(region_size / HeapWordSize),
+    _count((uint)(h2.byte_size() / region_size)),
+    _file(file),
+    _open_labels(16),
+    _open_regions(16),
+    _free_hint(0),
+    _regions_freed(0) {
+  _top = NEW_C_HEAP_ARRAY(HeapWord*, _count, mtGC);
+  _label = NEW_C_HEAP_ARRAY(jlong, _count, mtGC);
+  _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
+  _live = NEW_C_HEAP_ARRAY(volatile bool, _count, mtGC);
+  _deps = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
+  _klasses = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<Klass* COMMA mtGC>*, _count, mtGC);
+  for (uint i = 0; i < _count; i++) {
+    _top[i] = NULL;
+    _label[i] = 0;
+    _start[i] = i;
+    _live[i] = false;
+    _deps[i] = NULL;
+    _klasses[i] = NULL;
+  }
+  _start_array.initialize(h2);
+  _start_array.set_covered_region(h2);
+}
+
+bool TeraHeapRegions::open(uint i, jlong label, uint start) {
+  // A freed region's storage went back to the file system; take it back before writing.
+  if (!_file->reserve_storage(pointer_delta(bottom(i), _h2.start(), 1), _region_words * HeapWordSize)) {
+    return false;
+  }
+  _top[i] = bottom(i);
+  _label[i] = label;
+  _start[i] = start;
+  _live[i] = true;   // filled during this GC: live until the next one decides
+  return true;
+}
+
+bool TeraHeapRegions::claim_free_run(uint n, uint* first) {
+  for (uint i = (n == 1 ? _free_hint : 0); i + n <= _count; i++) {
+    uint j = 0;
+    while (j < n && is_free(i + j)) {
+      j++;
+    }
+    if (j == n) {
+      *first = i;
+      if (n == 1) {
+        _free_hint = i + 1;
+      }
+      return true;
+    }
+    i += j;   // skip past the region in use
+  }
+  return false;
+}
+
+uint TeraHeapRegions::open_region_of(jlong label) const {
+  const int at = _open_labels.find(label);
+  return at < 0 ? UINT_MAX : _open_regions.at(at);
+}
+
+void TeraHeapRegions::set_open_region(jlong label, uint region) {
+  const int at = _open_labels.find(label);
+  if (at < 0) {
+    _open_labels.append(label);
+    _open_regions.append(region);
+  } else {
+    _open_regions.at_put(at, region);
+  }
+}
+
+HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
+  if (words > _region_words) {
+    // Contiguous regions of its own; the last one's tail stays unused.
+    const uint n = (uint)((words + _region_words - 1) / _region_words);
+    uint first;
+    if (!claim_free_run(n, &first)) {
+      return NULL;
+    }
+    for (uint i = first; i < first + n; i++) {
+      if (!open(i, label, first)) {
+        for (uint j = first; j < i; j++) {
+          _top[j] = NULL;
+          _start[j] = j;
+        }
+        return NULL;
+      }
+      _top[i] = bottom(i + 1);
+    }
+    // The start region's top stands for the whole object when walking it.
+    _top[first] = bottom(first) + words;
+    return bottom(first);
+  }
+
+  uint r = open_region_of(label);
+  if (r != UINT_MAX && !is_free(r) && _label[r] == label && _start[r] == r &&
+      pointer_delta(bottom(r) + _region_words, _top[r]) >= words) {
+    HeapWord* result = _top[r];
+    _top[r] += words;
+    return result;
+  }
+  if (!claim_free_run(1, &r)) {
+    return NULL;
+  }
+  if (!open(r, label, r)) {
+    return NULL;
+  }
+  set_open_region(label, r);
+  HeapWord* result = _top[r];
+  _top[r] += words;
+  return result;
+}
+
+void TeraHeapRegions::record_klass(uint region, Klass* k) {
+  if (_klasses[region] == NULL) {
+    _klasses[region] = new GrowableArrayCHeap<Klass*, mtGC>(4);
+  }
+  _klasses[region]->append_if_missing(k);
+}
+
+void TeraHeapRegions::clear_live() {
+  for (uint i = 0; i < _count; i++) {
+    _live[i] = false;
+  }
+}
+
+void TeraHeapRegions::add_dependency(uint from, uint to) {
+  from = _start[from];
+  to = _start[to];
+  if (from == to) {
+    return;
+  }
+  if (_deps[from] == NULL) {
+    _deps[from] = new GrowableArrayCHeap<uint, mtGC>(4);
+  }
+  _deps[from]->append_if_missing(to);
+}
+
+void TeraHeapRegions::propagate_liveness() {
+  GrowableArrayCHeap<uint, mtGC> work(64);
+  for (uint i = 0; i < _count; i++) {
+    if (_live[i] && _deps[i] != NULL) {
+      work.push(i);
+    }
+  }
+  while (work.is_nonempty()) {
+    const uint from = work.pop();
+    GrowableArrayCHeap<uint, mtGC>* deps = _deps[from];
+    for (int k = 0; k < deps->length(); k++) {
+      const uint to = deps->at(k);
+      if (!_live[to]) {
+        _live[to] = true;
+        if (_deps[to] != NULL) {
+          work.push(to);
+        }
+      }
+    }
+  }
+}
+
+size_t TeraHeapRegions::free_dead_regions() {
+  PSCardTable* cards = ParallelScavengeHeap::heap()->card_table();
+  size_t freed = 0;
+  for (uint i = 0; i < _count; i++) {
+    if (is_free(i) || _start[i] != i || _live[i]) {
+      continue;
+    }
+    // A dead start region frees itself and the rest of its object's regions.
+    uint end = i + 1;
+    while (end < _count && !is_free(end) && _start[end] == i) {
+      end++;
+    }
+    MemRegion mr(bottom(i), bottom(end));
+    cards->clear(mr);
+    _start_array.clear(mr);
+    _file->release_storage(pointer_delta(mr.start(), _h2.start(), 1), mr.byte_size());
+    for (uint j = i; j < end; j++) {
+      _top[j] = NULL;
+      _start[j] = j;
+      if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
+      if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
+      freed++;
+    }
+    if (i < _free_hint) {
+      _free_hint = i;
+    }
+  }
+  // Forget open regions that were freed.
+  for (int k = _open_labels.length() - 1; k >= 0; k--) {
+    if (is_free(_open_regions.at(k))) {
+      _open_labels.remove_at(k);
+      _open_regions.remove_at(k);
+    }
+  }
+  _regions_freed += freed;
+  return freed;
+}
+
+size_t TeraHeapRegions::used_bytes() const {
+  size_t used = 0;
+  for (uint i = 0; i < _count; i++) {
+    if (!is_free(i) && _start[i] == i) {
+      used += pointer_delta(_top[i], bottom(i), 1);
+    }
+  }
+  return used;
+}
+
+size_t TeraHeapRegions::regions_in_use() const {
+  size_t n = 0;
+  for (uint i = 0; i < _count; i++) {
+    n += is_free(i) ? 0 : 1;
+  }
+  return n;
+}

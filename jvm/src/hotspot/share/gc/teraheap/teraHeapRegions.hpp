@@ -1,0 +1,92 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
+
+#include "gc/parallel/objectStartArray.hpp"
+#include "memory/allocation.hpp"
+#include "memory/memRegion.hpp"
+#include "utilities/growableArray.hpp"
+
+class Klass;
+class TeraHeapFile;
+
+// Object starts inside H2, so that a card can be scanned from the first
+// object that reaches into it.
+class TeraHeapStartArray : public ObjectStartArray {
+public:
+  void clear(MemRegion mr);
+};
+
+// H2 cut into fixed-size regions. Each label fills regions of its own,
+// append-only; an object larger than a region takes contiguous regions (the
+// first one is its "start" region and stands for all of them). Per region the
+// DRAM metadata is: top, label, a live bit, the regions its objects refer to
+// (dependencies), and the classes of its objects (kept loaded while the region
+// lives).
+class TeraHeapRegions : public CHeapObj<mtGC> {
+  MemRegion       _h2;
+  size_t          _region_words;
+  uint            _count;
+  TeraHeapFile*   _file;
+
+  HeapWord**      _top;          // NULL: the region is free
+  jlong*          _label;
+  uint*           _start;        // start region of a multi-region object, else itself
+  volatile bool*  _live;
+  GrowableArrayCHeap<uint, mtGC>**   _deps;
+  GrowableArrayCHeap<Klass*, mtGC>** _klasses;
+
+  GrowableArrayCHeap<jlong, mtGC> _open_labels;   // labels with an open region...
+  GrowableArrayCHeap<uint, mtGC>  _open_regions;  // ...and that region
+  uint            _free_hint;
+  size_t          _regions_freed;
+
+  TeraHeapStartArray _start_array;
+
+  bool is_free(uint i) const { return _top[i] == NULL; }
+  bool claim_free_run(uint n, uint* first);
+  bool open(uint i, jlong label, uint start);
+  uint open_region_of(jlong label) const;
+  void set_open_region(jlong label, uint region);
+
+public:
+  TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile* file);
+
+  uint count() const { return _count; }
+  size_t region_words() const { return _region_words; }
+  HeapWord* bottom(uint i) const { return _h2.start() + i * _region_words; }
+  HeapWord* top(uint i) const { return _top[i]; }
+  bool in_use(uint i) const { return !is_free(i); }
+  // The region holding p, or the start region of the object that spans it.
+  uint index_of(const void* p) const {
+    return _start[raw_index_of(p)];
+  }
+  uint raw_index_of(const void* p) const {
+    return (uint)(pointer_delta(p, _h2.start(), 1) / (_region_words * HeapWordSize));
+  }
+  jlong label(uint i) const { return _label[i]; }
+  TeraHeapStartArray* start_array() { return &_start_array; }
+
+  // Space for `words` in a region of `label`, or NULL when H2 is full.
+  HeapWord* allocate(jlong label, size_t words);
+  void record_klass(uint region, Klass* k);
+  GrowableArrayCHeap<Klass*, mtGC>* klasses(uint region) { return _klasses[region]; }
+
+  // Liveness, recomputed at every full GC.
+  void clear_live();
+  void set_live(const void* p) { _live[index_of(p)] = true; }
+  bool is_live(const void* p) const { return _live[index_of(p)]; }
+  void add_dependency(uint from, uint to);
+  void propagate_liveness();
+  // Frees every region left unmarked; returns how many.
+  size_t free_dead_regions();
+
+  size_t used_bytes() const;
+  size_t regions_in_use() const;
+  size_t regions_freed() const { return _regions_freed; }
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
