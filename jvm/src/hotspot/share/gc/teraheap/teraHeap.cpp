@@ -89,7 +89,6 @@ void TeraHeap::log_layout() {
 
 void TeraHeap::prepare_marking(ParCompactionManager* cm) {
   _regions->clear_live();
-  TeraHeapCards::mark(_regions, cm);
   // The collector never traces H2, so the classes of H2's objects are kept
   // loaded from here: a class whose only instances live in H2 must not unload.
   for (uint i = 0; i < _regions->count(); i++) {
@@ -112,7 +111,25 @@ void TeraHeap::mark_region_live(oop obj) {
 }
 
 void TeraHeap::propagate_liveness() {
-  _regions->propagate_liveness();
+  // Until nothing changes: spread liveness along H2's links, then keep alive
+  // the H1 objects that the newly live regions refer to, which can in turn
+  // make more regions live. Dead regions' references keep nothing alive, so
+  // a cycle through H1 and a dropped region does not outlive the region.
+  ResourceMark rm;
+  ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(0);
+  GrowableArray<uint> newly_live(16);
+  while (true) {
+    _regions->propagate_liveness();
+    newly_live.clear();
+    _regions->claim_unscanned_live(&newly_live);
+    if (newly_live.is_empty()) {
+      break;
+    }
+    for (int i = 0; i < newly_live.length(); i++) {
+      TeraHeapCards::mark(_regions, newly_live.at(i), cm);
+    }
+    cm->follow_marking_stacks();
+  }
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
@@ -190,9 +207,10 @@ void TeraHeap::scavenge_backward_references(uint worker_id, uint workers) {
 // Every field of an H2 object must hold a valid reference, and one into H1
 // must be on a card the collectors will read.
 class TeraHeapVerifyClosure : public BasicOopIterateClosure {
+  TeraHeapRegions* _regions;
   oop _holder;
 public:
-  TeraHeapVerifyClosure() : _holder(NULL) {}
+  TeraHeapVerifyClosure(TeraHeapRegions* regions) : _regions(regions), _holder(NULL) {}
   void set_holder(oop o) { _holder = o; }
   template <class T> void do_oop_work(T* p) {
     T heap_oop = RawAccess<>::oop_load(p);
@@ -202,16 +220,24 @@ public:
     oop o = CompressedOops::decode_not_null(heap_oop);
     guarantee(oopDesc::is_oop(o), "TeraHeap: H2 object " PTR_FORMAT " field " PTR_FORMAT " holds a non-object " PTR_FORMAT,
               p2i(_holder), p2i(p), p2i(o));
+    // The barrier may have marked the card of the object's header rather than the field's.
+    PSCardTable* ct = ParallelScavengeHeap::heap()->card_table();
+    const CardTable::CardValue card = *ct->byte_for(p);
+    const CardTable::CardValue header_card = *ct->byte_for(_holder);
     if (TeraHeap::is_in_h2(o)) {
+      guarantee(_regions->same_label(_regions->index_of(p), _regions->index_of(o)) ||
+                card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty,
+                "TeraHeap: H2 field " PTR_FORMAT " refers to another label's " PTR_FORMAT " but its card is clean",
+                p2i(p), p2i(o));
       return;
     }
-    const CardTable::CardValue card = *ParallelScavengeHeap::heap()->card_table()->byte_for(p);
     if (ParallelScavengeHeap::heap()->is_in_young(o)) {
-      guarantee(card == TeraHeapCards::dirty || card == TeraHeapCards::youngergen,
+      guarantee(card == TeraHeapCards::dirty || card == TeraHeapCards::youngergen ||
+                header_card == TeraHeapCards::dirty,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to young " PTR_FORMAT " but its card is %d",
                 p2i(p), p2i(o), card);
     } else {
-      guarantee(card != TeraHeapCards::clean,
+      guarantee(card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " but its card is clean", p2i(p), p2i(o));
     }
   }
@@ -220,7 +246,7 @@ public:
 };
 
 void TeraHeap::verify() {
-  TeraHeapVerifyClosure cl;
+  TeraHeapVerifyClosure cl(_regions);
   for (uint i = 0; i < _regions->count(); i++) {
     if (!_regions->in_use(i) || _regions->index_of(_regions->bottom(i)) != i) {
       continue;

@@ -3,6 +3,7 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/parallel/objectStartArray.inline.hpp"
 #include "gc/parallel/parallelScavengeHeap.inline.hpp"
 #include "gc/parallel/psCardTable.hpp"
 #include "gc/parallel/psCompactionManager.inline.hpp"
@@ -38,6 +39,27 @@ void TeraHeapCards::dirty_range(MemRegion mr) {
   card_table()->dirty_MemRegion(mr);
 }
 
+void TeraHeapCards::clear_range(MemRegion mr) {
+  CardValue* first = card_table()->byte_for(mr.start());
+  CardValue* last = card_table()->byte_for(mr.last());
+  memset(first, clean, last + 1 - first);
+}
+
+// For a store into an object's field the barrier marks the card of the
+// object's header, not of the field (object arrays excepted). A dirty card
+// therefore stands for every card of the objects whose headers it holds: mark
+// those too, so that each card is then scanned on its own, every field once.
+static void spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord* card_end) {
+  for (HeapWord* p = obj; p < card_end; ) {
+    oop o = cast_to_oop(p);
+    HeapWord* const end = p + o->size();
+    if (p >= card_start && end > card_end && o->is_instance()) {
+      TeraHeapCards::dirty_range(MemRegion(card_end, end));
+    }
+    p = end;
+  }
+}
+
 // Walks the cards of each region in use (start regions only: an object that
 // spans regions is walked from its first), calling `scan_card` on each card
 // `wanted` selects, with an object that reaches into it.
@@ -69,23 +91,14 @@ static void walk_cards(TeraHeapRegions* regions, uint first_region, uint stride,
       while (obj + cast_to_oop(obj)->size() <= card_start) {
         obj += cast_to_oop(obj)->size();
       }
+      if (*card == TeraHeapCards::dirty) {
+        spread_imprecise_mark(obj, card_start, card_end);
+      }
       scan_card(card, MemRegion(card_start, card_end), obj);
     }
   }
 }
 
-// The state a card takes from the referents of its fields.
-class TeraHeapCardState {
-protected:
-  bool _young;
-  bool _old;
-public:
-  TeraHeapCardState() : _young(false), _old(false) {}
-  void reset() { _young = _old = false; }
-  TeraHeapCards::CardValue state() const {
-    return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
-  }
-};
 
 // Iterates the fields within `mr` of the objects from `obj` on.
 template <typename Closure>
@@ -96,6 +109,28 @@ static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl) {
     obj += o->size();
   }
 }
+
+// The state a card takes from the referents of its fields.
+class TeraHeapCardState {
+protected:
+  bool _young;
+  bool _old;    // the old generation, or another label's H2 regions
+public:
+  TeraHeapCardState() : _young(false), _old(false) {}
+  void reset() { _young = _old = false; }
+  TeraHeapCards::CardValue state() const {
+    return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
+  }
+  // A reference from `region` to `target` in H2: links to other labels are
+  // looked at again by every full GC, so their cards must not be clean.
+  void link(TeraHeapRegions* regions, uint region, oop target) {
+    const uint to = regions->index_of(target);
+    regions->add_dependency(region, to);
+    if (!regions->same_label(region, to)) {
+      _old = true;
+    }
+  }
+};
 
 class TeraHeapScavengeClosure : public BasicOopIterateClosure, public TeraHeapCardState {
   PSPromotionManager* _pm;
@@ -116,7 +151,7 @@ public:
       _young = true;
       _pm->claim_or_forward_depth(p);
     } else if (TeraHeap::is_in_h2(o)) {
-      _regions->add_dependency(_region, _regions->index_of(o));
+      link(_regions, _region, o);
     } else {
       _old = true;
     }
@@ -139,7 +174,7 @@ void TeraHeapCards::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, u
              });
 }
 
-class TeraHeapMarkClosure : public BasicOopIterateClosure {
+class TeraHeapMarkClosure : public BasicOopIterateClosure, public TeraHeapCardState {
   ParCompactionManager* _cm;
   TeraHeapRegions* _regions;
   uint _region;
@@ -156,7 +191,7 @@ public:
     oop o = CompressedOops::decode_not_null(heap_oop);
     if (TeraHeap::is_in_h2(o)) {
       // A link inside H2 keeps its target region alive only if its own region lives.
-      _regions->add_dependency(_region, _regions->index_of(o));
+      link(_regions, _region, o);
     } else {
       _cm->mark_and_push(p);
     }
@@ -165,9 +200,9 @@ public:
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
-void TeraHeapCards::mark(TeraHeapRegions* regions, ParCompactionManager* cm) {
+void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
   TeraHeapMarkClosure cl(cm, regions);
-  walk_cards(regions, 0, 1,
+  walk_cards(regions, region, regions->count(),
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
                cl.set_region(regions->index_of(mr.start()));
@@ -177,8 +212,12 @@ void TeraHeapCards::mark(TeraHeapRegions* regions, ParCompactionManager* cm) {
 
 class TeraHeapAdjustClosure : public BasicOopIterateClosure, public TeraHeapCardState {
   ParCompactionManager* _cm;
+  TeraHeapRegions* _regions;
+  uint _region;
 public:
-  TeraHeapAdjustClosure(ParCompactionManager* cm) : _cm(cm) {}
+  TeraHeapAdjustClosure(ParCompactionManager* cm, TeraHeapRegions* regions) :
+    _cm(cm), _regions(regions), _region(0) {}
+  void set_region(uint r) { _region = r; }
 
   template <class T> void do_oop_work(T* p) {
     PSParallelCompact::adjust_pointer(p, _cm);
@@ -188,6 +227,7 @@ public:
     }
     oop o = CompressedOops::decode_not_null(heap_oop);
     if (TeraHeap::is_in_h2(o)) {
+      link(_regions, _region, o);
       return;
     }
     if (ParallelScavengeHeap::heap()->is_in_young(o)) {
@@ -201,11 +241,12 @@ public:
 };
 
 void TeraHeapCards::adjust(TeraHeapRegions* regions, ParCompactionManager* cm) {
-  TeraHeapAdjustClosure cl(cm);
+  TeraHeapAdjustClosure cl(cm, regions);
   walk_cards(regions, 0, 1,
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
                cl.reset();
+               cl.set_region(regions->index_of(mr.start()));
                iterate_fields(obj, mr, &cl);
                *card = cl.state();
              });

@@ -33,6 +33,7 @@ public:
   // Commits the card bytes that cover H2 and cleans them.
   static void initialize(MemRegion h2);
   static void dirty_range(MemRegion mr);
+  static void clear_range(MemRegion mr);
 
   // Minor GC: worker `worker_id` of `workers` scans the dirty and youngergen
   // cards of every workers-th region (a region is a stripe, so no card is
@@ -40,8 +41,8 @@ public:
   // between H2 regions.
   static void scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers);
 
-  // Full GC, before marking: every non-clean card is a source of roots.
-  static void mark(TeraHeapRegions* regions, ParCompactionManager* cm);
+  // Full GC: the non-clean cards of `region`, a live one, are a source of roots.
+  static void mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
 
   // Full GC, after the new addresses are known: updates the H1 referents of
   // every non-clean card and sets each card's state from what it refers to.

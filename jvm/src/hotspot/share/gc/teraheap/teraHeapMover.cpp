@@ -16,6 +16,7 @@
 #include "oops/compressedOops.inline.hpp"
 #include "oops/fieldStreams.inline.hpp"
 #include "oops/instanceKlass.hpp"
+#include "runtime/handles.inline.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/signature.hpp"
 #include "utilities/copy.hpp"
@@ -141,6 +142,8 @@ public:
       RawAccess<IS_NOT_NULL>::oop_store(p, moved);
       target = moved;
     }
+    // Same label: recorded for good. Another label: the card (dirty since the
+    // copy) keeps the link, and the adjust step keeps the card non-clean.
     _regions->add_dependency(_region, _regions->index_of(target));
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }

@@ -5,6 +5,7 @@
 #include "precompiled.hpp"
 #include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psCardTable.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "logging/log.hpp"
@@ -27,14 +28,18 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
   _label = NEW_C_HEAP_ARRAY(jlong, _count, mtGC);
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
   _live = NEW_C_HEAP_ARRAY(volatile bool, _count, mtGC);
+  _scanned = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
   _deps = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
+  _links = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
   _klasses = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<Klass* COMMA mtGC>*, _count, mtGC);
   for (uint i = 0; i < _count; i++) {
     _top[i] = NULL;
     _label[i] = 0;
     _start[i] = i;
     _live[i] = false;
+    _scanned[i] = false;
     _deps[i] = NULL;
+    _links[i] = NULL;
     _klasses[i] = NULL;
   }
   _start_array.initialize(h2);
@@ -138,6 +143,19 @@ void TeraHeapRegions::record_klass(uint region, Klass* k) {
 void TeraHeapRegions::clear_live() {
   for (uint i = 0; i < _count; i++) {
     _live[i] = false;
+    _scanned[i] = false;
+    if (_links[i] != NULL) {
+      _links[i]->clear();
+    }
+  }
+}
+
+void TeraHeapRegions::claim_unscanned_live(GrowableArray<uint>* out) {
+  for (uint i = 0; i < _count; i++) {
+    if (_live[i] && !_scanned[i] && !is_free(i) && _start[i] == i) {
+      _scanned[i] = true;
+      out->append(i);
+    }
   }
 }
 
@@ -147,27 +165,28 @@ void TeraHeapRegions::add_dependency(uint from, uint to) {
   if (from == to) {
     return;
   }
-  if (_deps[from] == NULL) {
-    _deps[from] = new GrowableArrayCHeap<uint, mtGC>(4);
+  GrowableArrayCHeap<uint, mtGC>** lists = same_label(from, to) ? _deps : _links;
+  if (lists[from] == NULL) {
+    lists[from] = new GrowableArrayCHeap<uint, mtGC>(4);
   }
-  _deps[from]->append_if_missing(to);
+  lists[from]->append_if_missing(to);
 }
 
 void TeraHeapRegions::propagate_liveness() {
   GrowableArrayCHeap<uint, mtGC> work(64);
   for (uint i = 0; i < _count; i++) {
-    if (_live[i] && _deps[i] != NULL) {
+    if (_live[i]) {
       work.push(i);
     }
   }
   while (work.is_nonempty()) {
     const uint from = work.pop();
-    GrowableArrayCHeap<uint, mtGC>* deps = _deps[from];
-    for (int k = 0; k < deps->length(); k++) {
-      const uint to = deps->at(k);
-      if (!_live[to]) {
-        _live[to] = true;
-        if (_deps[to] != NULL) {
+    GrowableArrayCHeap<uint, mtGC>* lists[] = { _deps[from], _links[from] };
+    for (GrowableArrayCHeap<uint, mtGC>* list : lists) {
+      for (int k = 0; list != NULL && k < list->length(); k++) {
+        const uint to = list->at(k);
+        if (!_live[to]) {
+          _live[to] = true;
           work.push(to);
         }
       }
@@ -176,7 +195,6 @@ void TeraHeapRegions::propagate_liveness() {
 }
 
 size_t TeraHeapRegions::free_dead_regions() {
-  PSCardTable* cards = ParallelScavengeHeap::heap()->card_table();
   size_t freed = 0;
   for (uint i = 0; i < _count; i++) {
     if (is_free(i) || _start[i] != i || _live[i]) {
@@ -188,13 +206,14 @@ size_t TeraHeapRegions::free_dead_regions() {
       end++;
     }
     MemRegion mr(bottom(i), bottom(end));
-    cards->clear(mr);
+    TeraHeapCards::clear_range(mr);
     _start_array.clear(mr);
     _file->release_storage(pointer_delta(mr.start(), _h2.start(), 1), mr.byte_size());
     for (uint j = i; j < end; j++) {
       _top[j] = NULL;
       _start[j] = j;
       if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
+      if (_links[j] != NULL) { delete _links[j]; _links[j] = NULL; }
       if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
       freed++;
     }

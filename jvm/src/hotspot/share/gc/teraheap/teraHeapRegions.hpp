@@ -23,9 +23,13 @@ public:
 // H2 cut into fixed-size regions. Each label fills regions of its own,
 // append-only; an object larger than a region takes contiguous regions (the
 // first one is its "start" region and stands for all of them). Per region the
-// DRAM metadata is: top, label, a live bit, the regions its objects refer to
-// (dependencies), and the classes of its objects (kept loaded while the region
-// lives).
+// DRAM metadata is: top, label, a live bit, the regions its objects refer to,
+// and the classes of its objects (kept loaded while the region lives).
+//
+// References between regions of one label are recorded once, when the group
+// moves, and kept: a group is one unit. References to another label's regions
+// keep their cards non-clean, are found again by every full GC, and so stop
+// keeping the other group alive as soon as the mutator drops them.
 class TeraHeapRegions : public CHeapObj<mtGC> {
   MemRegion       _h2;
   size_t          _region_words;
@@ -36,7 +40,9 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   jlong*          _label;
   uint*           _start;        // start region of a multi-region object, else itself
   volatile bool*  _live;
-  GrowableArrayCHeap<uint, mtGC>**   _deps;
+  bool*           _scanned;      // this full GC has read the region's cards
+  GrowableArrayCHeap<uint, mtGC>**   _deps;     // to regions of the same label, kept
+  GrowableArrayCHeap<uint, mtGC>**   _links;    // to other labels' regions, found anew each full GC
   GrowableArrayCHeap<Klass*, mtGC>** _klasses;
 
   GrowableArrayCHeap<jlong, mtGC> _open_labels;   // labels with an open region...
@@ -80,7 +86,10 @@ public:
   void set_live(const void* p) { _live[index_of(p)] = true; }
   bool is_live(const void* p) const { return _live[index_of(p)]; }
   void add_dependency(uint from, uint to);
+  bool same_label(uint a, uint b) const { return _label[_start[a]] == _label[_start[b]]; }
   void propagate_liveness();
+  // Live start regions whose cards this full GC has not read yet; marks them read.
+  void claim_unscanned_live(GrowableArray<uint>* out);
   // Frees every region left unmarked; returns how many.
   size_t free_dead_regions();
 

@@ -1,0 +1,223 @@
+/*
+ * @test
+ * @summary Tagged groups move to H2 at a full GC and stay correct ordinary objects through
+ *          later minor and full GCs: contents, identity hashes, monitors, mutation with young,
+ *          old and H2 objects, cross-group links, transient fields left in H1, dropped groups
+ *          freed by region, weak references into freed regions cleared.
+ * @library /lib /test/lib
+ * @run main/othervm/timeout=1200 TestTeraHeapMove
+ */
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import org.teraheap.H2Stats;
+import org.teraheap.TeraHeap;
+
+public class TestTeraHeapMove {
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new RuntimeException("failed: " + what);
+        }
+    }
+
+    static final class Node {
+        final long id;
+        Node next;
+        Object payload;
+        transient Object scratch;   // stays in H1
+        final int[] data;
+
+        Node(long id, int size) {
+            this.id = id;
+            this.data = new int[size];
+            for (int i = 0; i < size; i++) {
+                data[i] = (int) (id * 31 + i);
+            }
+        }
+
+        boolean intact() {
+            for (int i = 0; i < data.length; i++) {
+                if (data[i] != (int) (id * 31 + i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    static Node chain(long label, int n, int size) {
+        Node head = null;
+        for (int i = n - 1; i >= 0; i--) {
+            Node node = new Node(label * 1_000_000 + i, size);
+            node.next = head;
+            head = node;
+        }
+        return head;
+    }
+
+    static void churn(int mb) {
+        List<byte[]> junk = new ArrayList<>();
+        for (int i = 0; i < mb; i++) {
+            junk.add(new byte[1 << 20]);
+            if (junk.size() > 8) {
+                junk.clear();
+            }
+        }
+    }
+
+    /** Child: the scenario, run under whatever flags the parent chose. */
+    public static class Scenario {
+        static final int groups = 6, perGroup = 2000;
+
+        public static void main(String[] args) throws Exception {
+            check(TeraHeap.isEnabled(), "TeraHeap is on");
+            Node[] heads = new Node[groups];
+            Object[] big = moveGroups(heads);
+            mutate(heads, big);
+            dropHalf(heads);
+            System.out.println("SCENARIO-OK");
+        }
+
+        static Object[] moveGroups(Node[] heads) {
+            int[] hashes = new int[groups];
+            for (int g = 0; g < groups; g++) {
+                heads[g] = chain(g, perGroup, 16 + g);
+                heads[g].scratch = new StringBuilder("scratch-" + g);
+                hashes[g] = System.identityHashCode(heads[g]);
+                TeraHeap.tagRoot(heads[g], g);
+            }
+            // One group too big for a region (1M regions): an array of 300K references.
+            Object[] big = new Object[300_000];
+            for (int i = 0; i < big.length; i++) {
+                big[i] = (i % 3 == 0) ? Integer.valueOf(i) : null;
+            }
+            TeraHeap.tagRoot(big, 100);
+
+            for (int g = 0; g < groups; g++) {
+                TeraHeap.move(g);
+            }
+            TeraHeap.move(100);
+            System.gc();
+
+            H2Stats s = TeraHeap.stats();
+            System.out.println("after move: " + s);
+            check(s.objectsMoved() > groups * perGroup * 2, "objects moved: " + s.objectsMoved());
+            check(s.usedBytes() > 0 && s.regionsInUse() > 0, "H2 in use");
+            check(TeraHeap.isInH2(big), "the big array is in H2");
+            for (int g = 0; g < groups; g++) {
+                check(TeraHeap.isInH2(heads[g]), "group " + g + " root in H2");
+                check(TeraHeap.isInH2(heads[g].next.next), "group " + g + " members in H2");
+                check(TeraHeap.isInH2(heads[g].data), "group " + g + " arrays in H2");
+                check(!TeraHeap.isInH2(heads[g].scratch), "transient field target stays in H1");
+                check(heads[g].scratch.toString().equals("scratch-" + g), "transient target intact");
+                check(System.identityHashCode(heads[g]) == hashes[g], "identity hash kept");
+                synchronized (heads[g]) {
+                    check(Thread.holdsLock(heads[g]), "monitor on an H2 object");
+                }
+            }
+            return big;
+        }
+
+        static void mutate(Node[] heads, Object[] big) {
+            // Mutate: young objects, old objects and other groups' objects into H2 fields.
+            List<Object> oldies = new ArrayList<>();
+            for (int round = 0; round < 30; round++) {
+                for (int g = 0; g < groups; g++) {
+                    int k = 0;
+                    for (Node n = heads[g]; n != null; n = n.next, k++) {
+                        if (k % 7 == round % 7) {
+                            n.payload = (k % 3 == 0) ? ("young-" + round + "-" + k)
+                                      : (k % 3 == 1) ? heads[(g + 1) % groups]
+                                      : oldies.isEmpty() ? null : oldies.get(k % oldies.size());
+                        }
+                    }
+                }
+                for (int i = 0; i < big.length; i += 997) {
+                    big[i] = new long[] {i, round};
+                }
+                oldies.add(new StringBuilder("old-" + round));
+                churn(40);                      // minor GCs
+                if (round % 10 == 9) {
+                    System.gc();                // full GCs with H2 populated
+                }
+                // Read everything back.
+                for (int g = 0; g < groups; g++) {
+                    int k = 0;
+                    for (Node n = heads[g]; n != null; n = n.next, k++) {
+                        check(n.id == g * 1_000_000L + k, "node id");
+                        check(n.intact(), "node data");
+                        Object p = n.payload;
+                        if (p instanceof String) {
+                            check(((String) p).startsWith("young-"), "young payload");
+                        } else if (p instanceof Node) {
+                            check(((Node) p).id % 1_000_000 == 0, "cross-group link");
+                        } else if (p != null) {
+                            check(p.toString().startsWith("old-"), "old payload");
+                        }
+                    }
+                    check(k == perGroup, "chain length");
+                }
+                for (int i = 0; i < big.length; i += 997) {
+                    long[] v = (long[]) big[i];
+                    check(v[0] == i && v[1] == round, "big array element");
+                }
+            }
+
+        }
+
+        static void dropHalf(Node[] heads) {
+            // Drop half the groups: their regions free at the next full GC, weak refs clear.
+            long freedBefore = TeraHeap.stats().regionsFreed();
+            List<WeakReference<Node>> weak = new ArrayList<>();
+            for (int g = 0; g < groups; g += 2) {
+                weak.add(new WeakReference<>(heads[g].next));
+                heads[g] = null;
+            }
+            // The remaining groups may link to dropped ones through payloads: cut those links.
+            for (int g = 1; g < groups; g += 2) {
+                for (Node n = heads[g]; n != null; n = n.next) {
+                    if (n.payload instanceof Node) {
+                        n.payload = null;
+                    }
+                }
+            }
+            System.gc();
+            System.gc();
+            H2Stats after = TeraHeap.stats();
+            System.out.println("after drop: " + after);
+            check(after.regionsFreed() > freedBefore, "dropped groups' regions freed");
+            for (WeakReference<Node> w : weak) {
+                check(w.get() == null, "weak reference into a freed region cleared");
+            }
+            for (int g = 1; g < groups; g += 2) {
+                int k = 0;
+                for (Node n = heads[g]; n != null; n = n.next, k++) {
+                    check(n.intact() && n.id == g * 1_000_000L + k, "surviving group intact");
+                }
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
+        String[][] modes = {
+            {},
+            {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
+            {"-Xint"},
+            {"-Xcomp", "-XX:-TieredCompilation"},
+        };
+        for (String[] mode : modes) {
+            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-Xmx256m", "-Xmn32m",
+                    "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=1m", path, "-Xlog:gc+teraheap"));
+            cmd.addAll(List.of(mode));
+            cmd.add(Scenario.class.getName());
+            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            out.shouldContain("SCENARIO-OK");
+            out.shouldMatch("Moved \\d+ objects");
+        }
+    }
+}
