@@ -88,12 +88,21 @@ public class TestTeraHeapApi {
             TeraHeap.move(3);
             check(TeraHeap.stats().movableLabels() == 2, "move() records each label once");
             System.gc();
-            long tagged = TeraHeap.stats().taggedRoots();
-            check(tagged == kept.size(), "tagged roots still reachable are counted, dead ones are not: "
-                    + tagged + " of " + kept.size());
+            H2Stats after = TeraHeap.stats();
+            check(after.movableLabels() == 0, "the full GC consumes the hints");
+            check(after.taggedRoots() == 50, "roots of labels 0 and 1 are still tagged in H1, those of 2 and 3 "
+                    + "moved, dead ones are forgotten: " + after.taggedRoots());
+            for (int i = 0; i < kept.size(); i++) {
+                check(TeraHeap.isInH2(kept.get(i)) == (i % 4 >= 2), "labels 2 and 3 are in H2, 0 and 1 are not");
+            }
+            check(after.objectsMoved() == 50 && after.bytesMoved() == 50 * (16 + 100 * 8)
+                    && after.usedBytes() == after.bytesMoved() && after.regionsInUse() == 2,
+                    "50 arrays of 100 longs moved, into one region per label: " + after);
             kept.clear();
             System.gc();
             check(TeraHeap.stats().taggedRoots() == 0, "tagging does not keep roots alive");
+            check(TeraHeap.stats().regionsInUse() == 0 && TeraHeap.stats().regionsFreed() == 2,
+                    "the dropped groups' regions are freed: " + TeraHeap.stats());
             System.out.println("ENABLED-OK");
         }
     }
