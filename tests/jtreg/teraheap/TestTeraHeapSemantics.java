@@ -1,0 +1,292 @@
+/*
+ * @test
+ * @summary Stores into H2 objects by every route (arraycopy, reflection, VarHandle, Unsafe,
+ *          clone), groups moved without hints past the high threshold only down to the low one,
+ *          a full H2 that leaves the rest in H1, soft references into live and freed regions,
+ *          and classes whose only instances live in H2.
+ * @library /lib /test/lib
+ * @modules jdk.unsupported
+ * @run main/othervm/timeout=1800 TestTeraHeapSemantics
+ */
+
+import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.SoftReference;
+import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import org.teraheap.H2Stats;
+import org.teraheap.TeraHeap;
+
+public class TestTeraHeapSemantics {
+    static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new RuntimeException("failed: " + what);
+        }
+    }
+
+    static void churn(int mb) {
+        List<byte[]> junk = new ArrayList<>();
+        for (int i = 0; i < mb; i++) {
+            junk.add(new byte[1 << 20]);
+            if (junk.size() > 4) {
+                junk.clear();
+            }
+        }
+    }
+
+    public static class Box implements Cloneable {
+        public Object value;
+        public long stamp;
+        public Box(long stamp) { this.stamp = stamp; }
+        public Box copy() throws CloneNotSupportedException { return (Box) clone(); }
+    }
+
+    /** Every way of storing a reference into an H2 object, then minor and full GCs. */
+    public static class Stores {
+        public static void main(String[] args) throws Exception {
+            Object[] array = new Object[1000];
+            Box[] boxes = new Box[100];
+            for (int i = 0; i < boxes.length; i++) {
+                boxes[i] = new Box(i);
+            }
+            array[0] = boxes;
+            TeraHeap.tagRoot(array, 1);
+            TeraHeap.move(1);
+            System.gc();
+            check(TeraHeap.isInH2(array) && TeraHeap.isInH2(boxes) && TeraHeap.isInH2(boxes[7]), "moved");
+
+            Field valueField = Box.class.getField("value");
+            VarHandle vh = MethodHandles.lookup().findVarHandle(Box.class, "value", Object.class);
+            Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            theUnsafe.setAccessible(true);
+            sun.misc.Unsafe unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
+            long valueOffset = unsafe.objectFieldOffset(valueField);
+            long arrayBase = unsafe.arrayBaseOffset(Object[].class);
+            long arrayScale = unsafe.arrayIndexScale(Object[].class);
+
+            for (int round = 0; round < 20; round++) {
+                String[] young = new String[array.length];
+                for (int i = 0; i < young.length; i++) {
+                    young[i] = "v" + round + ":" + i;
+                }
+                System.arraycopy(young, 1, array, 1, array.length - 1);        // arraycopy stub
+                for (int i = 0; i < boxes.length; i++) {
+                    String v = "b" + round + ":" + i;
+                    switch (i % 4) {
+                        case 0: valueField.set(boxes[i], v); break;               // reflection
+                        case 1: vh.setVolatile(boxes[i], v); break;               // VarHandle
+                        case 2: unsafe.putObject(boxes[i], valueOffset, v); break; // Unsafe, precise mark
+                        default: boxes[i].value = v; break;                       // plain field store
+                    }
+                }
+                unsafe.putObject(array, arrayBase + 999 * arrayScale, "u" + round);
+                churn(24);
+                if (round % 5 == 4) {
+                    System.gc();
+                }
+                for (int i = 1; i < 999; i++) {
+                    check(("v" + round + ":" + i).equals(array[i]), "array element " + i);
+                }
+                check(("u" + round).equals(array[999]), "Unsafe array store");
+                for (int i = 0; i < boxes.length; i++) {
+                    check(("b" + round + ":" + i).equals(boxes[i].value), "box " + i);
+                }
+                Box c = boxes[3].copy();                                          // clone of an H2 object
+                check(!TeraHeap.isInH2(c) && c.stamp == 3 && c.value == boxes[3].value, "clone lands in H1");
+            }
+            System.out.println("STORES-OK");
+        }
+    }
+
+    /** No hints: tagged groups move only once H1 is above the high threshold, down to the low one. */
+    public static class Threshold {
+        public static void main(String[] args) {
+            List<long[][]> groups = new ArrayList<>();
+            // About 80% of a 64M heap's old generation in 16 groups of 2M each.
+            for (int g = 0; g < 16; g++) {
+                long[][] group = new long[64][];
+                for (int i = 0; i < group.length; i++) {
+                    group[i] = new long[4000];
+                    group[i][0] = g;
+                }
+                groups.add(group);
+                TeraHeap.tagRoot(group, g);
+            }
+            System.gc();
+            int moved = 0;
+            for (long[][] g : groups) {
+                moved += TeraHeap.isInH2(g) ? 1 : 0;
+            }
+            System.out.println("groups moved without hints: " + moved + " of " + groups.size());
+            check(moved > 0 && moved < groups.size(), "some, not all, groups move without hints");
+            for (int g = 0; g < groups.size(); g++) {
+                for (long[] a : groups.get(g)) {
+                    check(a[0] == g, "contents");
+                }
+            }
+            System.out.println("THRESHOLD-OK");
+        }
+    }
+
+    /** An H2 too small for the group: what fits moves, the rest stays in H1, all stays correct. */
+    public static class Full {
+        public static void main(String[] args) {
+            Object[] group = new Object[6000];
+            for (int i = 0; i < group.length; i++) {
+                group[i] = new int[256];
+                ((int[]) group[i])[0] = i;
+            }
+            TeraHeap.tagRoot(group, 1);
+            TeraHeap.move(1);
+            System.gc();
+            int inH2 = 0;
+            for (Object o : group) {
+                inH2 += TeraHeap.isInH2(o) ? 1 : 0;
+            }
+            System.out.println("in H2: " + inH2 + " of " + group.length + "; " + TeraHeap.stats());
+            check(inH2 > 0 && inH2 < group.length, "part of the group moved");
+            for (int round = 0; round < 3; round++) {
+                churn(32);
+                System.gc();
+                for (int i = 0; i < group.length; i++) {
+                    check(((int[]) group[i])[0] == i, "element " + i);
+                }
+            }
+            System.out.println("FULL-OK");
+        }
+    }
+
+    /** Soft references into a live region stay; into a freed one they are cleared, never dangling. */
+    public static class Soft {
+        public static void main(String[] args) {
+            Object[] kept = makeGroup(1);
+            Object[] dropped = makeGroup(2);
+            TeraHeap.move(1);
+            TeraHeap.move(2);
+            System.gc();
+            check(TeraHeap.isInH2(kept) && TeraHeap.isInH2(dropped), "both moved");
+            SoftReference<Object> toKept = new SoftReference<>(kept[5]);
+            SoftReference<Object> toDropped = new SoftReference<>(dropped[5]);
+            WeakReference<Object> weakToDropped = new WeakReference<>(dropped[6]);
+            dropped = null;
+            System.gc();
+            System.gc();
+            check(toKept.get() == kept[5], "soft reference into a live region");
+            check(toDropped.get() == null && weakToDropped.get() == null,
+                    "soft and weak references into a freed region are cleared");
+            check(TeraHeap.stats().regionsFreed() >= 1, "the dropped group's region is freed");
+            System.out.println("SOFT-OK");
+        }
+
+        static Object[] makeGroup(long label) {
+            Object[] g = new Object[100];
+            for (int i = 0; i < g.length; i++) {
+                g[i] = new StringBuilder("g" + label + ":" + i);
+            }
+            TeraHeap.tagRoot(g, label);
+            return g;
+        }
+    }
+
+    /** A class loader whose classes' only instances live in H2. */
+    public static class Unloading {
+        static class IsolatingLoader extends ClassLoader {
+            IsolatingLoader() {
+                super(Unloading.class.getClassLoader());
+            }
+
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                if (!name.equals(Box.class.getName())) {
+                    return super.loadClass(name, resolve);
+                }
+                synchronized (getClassLoadingLock(name)) {
+                    Class<?> c = findLoadedClass(name);
+                    if (c == null) {
+                        try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                            byte[] bytes = in.readAllBytes();
+                            c = defineClass(name, bytes, 0, bytes.length);
+                        } catch (java.io.IOException e) {
+                            throw new ClassNotFoundException(name, e);
+                        }
+                    }
+                    return c;
+                }
+            }
+        }
+
+        public static void main(String[] args) throws Exception {
+            List<Object> holder = new ArrayList<>();
+            WeakReference<ClassLoader> loaderRef = fill(holder);
+            System.gc();
+            check(TeraHeap.isInH2(holder.get(0)), "instances moved");
+            for (int i = 0; i < 5; i++) {
+                churn(16);
+                System.gc();            // class unloading runs at full GCs
+            }
+            check(loaderRef.get() != null, "a class with instances in a live H2 region stays loaded");
+            for (int i = 0; i < holder.size(); i++) {
+                Object box = holder.get(i);
+                check(box.getClass().getClassLoader() instanceof IsolatingLoader, "loader");
+                check(box.getClass().getField("stamp").getLong(box) == i, "field read by reflection");
+                Object copy = box.getClass().getMethod("copy").invoke(box);   // runs the class's code
+                check(copy.getClass() == box.getClass(), "method of the H2-only class runs");
+            }
+            holder.clear();
+            for (int i = 0; i < 5 && loaderRef.get() != null; i++) {
+                System.gc();
+            }
+            check(loaderRef.get() == null, "once its instances are gone, the class unloads");
+            System.out.println("UNLOADING-OK");
+        }
+
+        static WeakReference<ClassLoader> fill(List<Object> holder) throws Exception {
+            IsolatingLoader loader = new IsolatingLoader();
+            Class<?> c = loader.loadClass(Box.class.getName());
+            check(c != Box.class, "an isolated copy of the class");
+            for (int i = 0; i < 50; i++) {
+                Object instance = c.getConstructor(long.class).newInstance((long) i);
+                holder.add(instance);
+                TeraHeap.tagRoot(instance, 9);
+            }
+            TeraHeap.move(9);
+            return new WeakReference<>(loader);
+        }
+    }
+
+    static void run(String scenario, String expect, String... flags) throws Exception {
+        String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
+        String[][] modes = {
+            {},
+            {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
+            {"-Xint"},
+            {"-Xcomp", "-XX:-TieredCompilation"},
+        };
+        for (String[] mode : modes) {
+            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", path, "-Xlog:gc+teraheap"));
+            cmd.addAll(List.of(flags));
+            cmd.addAll(List.of(mode));
+            cmd.add(TestTeraHeapSemantics.class.getName() + "$" + scenario);
+            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            out.shouldContain(expect);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        run("Stores", "STORES-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
+            "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED");
+        run("Threshold", "THRESHOLD-OK", "-Xmx64m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m",
+            "-XX:TeraHeapHighThreshold=40", "-XX:TeraHeapLowThreshold=20");
+        run("Full", "FULL-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m", "-XX:TeraHeapRegionSize=1m");
+        run("Soft", "SOFT-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
+            "-XX:SoftRefLRUPolicyMSPerMB=0");
+        run("Unloading", "UNLOADING-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
+            "-Xlog:class+unload");
+    }
+}
