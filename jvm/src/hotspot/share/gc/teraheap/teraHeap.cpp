@@ -15,7 +15,6 @@
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
-#include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
@@ -32,7 +31,6 @@ MemRegion           TeraHeap::_h2;
 MemRegion           TeraHeap::_h1;
 TeraHeapFile*       TeraHeap::_file = NULL;
 TeraHeapRegions*    TeraHeap::_regions = NULL;
-TeraHeapForwarding* TeraHeap::_forwarding = NULL;
 size_t              TeraHeap::_bytes_moved = 0;
 size_t              TeraHeap::_objects_moved = 0;
 bool                TeraHeap::_reported_full = false;
@@ -52,7 +50,6 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   _h2 = MemRegion((HeapWord*)h2_rs.base(), TeraHeapSize / HeapWordSize);
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
   _regions = new TeraHeapRegions(_h2, TeraHeapRegionSize, _file);
-  _forwarding = new TeraHeapForwarding();
   TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
 
@@ -150,7 +147,6 @@ size_t TeraHeap::h1_live_words() {
 void TeraHeap::collect() {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
-  _forwarding->clear();
   const size_t freed = _regions->free_dead_regions();
 
   // Without hints, tagged groups move only while H1 is above the high threshold,
@@ -160,7 +156,7 @@ void TeraHeap::collect() {
   const bool pressure = live * 100 > TeraHeapHighThreshold * capacity;
   const size_t target = TeraHeapLowThreshold * capacity / 100;
 
-  TeraHeapMover mover(_regions, _forwarding);
+  TeraHeapMover mover(_regions);
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
     if (mover.h2_full() || is_in_h2(root) || !PSParallelCompact::mark_bitmap()->is_marked(root)) {
       return;
@@ -172,6 +168,9 @@ void TeraHeap::collect() {
     }
   });
   TeraHeapRoots::consume_hints();
+  if (mover.objects_moved() > 0) {
+    TeraHeapMover::redirect_h1_references();
+  }
 
   _bytes_moved += mover.words_moved() * HeapWordSize;
   _objects_moved += mover.objects_moved();
@@ -188,10 +187,9 @@ void TeraHeap::collect() {
 }
 
 oop TeraHeap::forwardee(oop obj) {
-  oop to = _forwarding->get(obj);
   // Not moved: a dead object in a place that holds dead references (an nmethod
   // being unloaded); left as it is, as the stock collector would leave it stale.
-  return to != NULL ? to : obj;
+  return obj->is_forwarded() ? obj->forwardee() : obj;
 }
 
 void TeraHeap::adjust_h2(ParCompactionManager* cm) {

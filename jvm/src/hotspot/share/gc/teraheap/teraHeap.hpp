@@ -13,7 +13,6 @@
 
 class ParCompactionManager;
 class TeraHeapFile;
-class TeraHeapForwarding;
 class TeraHeapRegions;
 
 // The entry point of the TeraHeap module: what the hooks in HotSpot's own
@@ -28,8 +27,9 @@ class TeraHeapRegions;
 //   propagate_liveness   after strong marking, and again after reference processing
 //   (weak processing)    referents in dead regions are cleared
 //   collect              free dead regions; move advised (or, past the high
-//                        threshold, all) tagged groups into H2
-//   (adjust roots)       references to moved objects follow the forwarding table
+//                        threshold, all) tagged groups into H2; redirect live
+//                        H1 objects' references to moved objects
+//   (adjust roots)       roots follow the old copies' forwarding pointers
 //   adjust_h2            H2's references into H1 follow compaction; card states reset
 //   (compaction)
 class TeraHeap : AllStatic {
@@ -37,7 +37,6 @@ class TeraHeap : AllStatic {
   static MemRegion           _h1;        // old and young generations, as reserved
   static TeraHeapFile*       _file;
   static TeraHeapRegions*    _regions;
-  static TeraHeapForwarding* _forwarding;
   static size_t              _bytes_moved;
   static size_t              _objects_moved;
   static bool                _reported_full;

@@ -4,11 +4,12 @@
 
 #include "precompiled.hpp"
 #include "gc/parallel/parallelScavengeHeap.hpp"
+#include "gc/parallel/psOldGen.hpp"
+#include "gc/parallel/psYoungGen.hpp"
 #include "gc/parallel/parMarkBitMap.inline.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
-#include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "memory/iterator.inline.hpp"
@@ -21,8 +22,8 @@
 #include "runtime/signature.hpp"
 #include "utilities/copy.hpp"
 
-TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, TeraHeapForwarding* forwarding) :
-  _regions(regions), _forwarding(forwarding), _queue(1024), _transients(),
+TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions) :
+  _regions(regions), _queue(1024), _transients(),
   _label(0), _h2_full(false), _objects(0), _words(0) {}
 
 bool TeraHeapMover::can_move(oop obj) {
@@ -66,9 +67,8 @@ void TeraHeapMover::unmark(oop old_copy, size_t words) {
 }
 
 oop TeraHeapMover::copy(oop obj) {
-  oop moved = _forwarding->get(obj);
-  if (moved != NULL) {
-    return moved;
+  if (obj->is_forwarded()) {
+    return obj->forwardee();
   }
   if (_h2_full || !can_move(obj)) {
     return NULL;
@@ -81,13 +81,13 @@ oop TeraHeapMover::copy(oop obj) {
   }
   // The mark word goes along: identity hash, lock state and age stay as they were.
   Copy::aligned_disjoint_words(cast_from_oop<HeapWord*>(obj), to, words);
-  moved = cast_to_oop(to);
+  oop moved = cast_to_oop(to);
   _regions->start_array()->allocate_block(to);
   _regions->record_klass(_regions->index_of(to), obj->klass());
   // Its fields still refer to H1 until followed; the full GC's adjust step
   // reads these cards and settles their states.
   TeraHeapCards::dirty_range(MemRegion(to, words));
-  _forwarding->put(obj, moved);
+  obj->forward_to(moved);
   unmark(obj, words);
   _queue.push(moved);
   _objects++;
@@ -170,4 +170,39 @@ bool TeraHeapMover::move_group(oop root, jlong label) {
     follow(_queue.pop());
   }
   return !_h2_full;
+}
+
+class TeraHeapRedirectClosure : public BasicOopIterateClosure {
+public:
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    // Live H1 objects are marked; an unmarked one that is referenced moved to H2.
+    if (!TeraHeap::is_in_h2(o) && !PSParallelCompact::mark_bitmap()->is_marked(o) && o->is_forwarded()) {
+      RawAccess<IS_NOT_NULL>::oop_store(p, o->forwardee());
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+static void redirect_in(MutableSpace* space, TeraHeapRedirectClosure* cl) {
+  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+  HeapWord* const top = space->top();
+  for (HeapWord* p = bitmap->find_obj_beg(space->bottom(), top); p < top;
+       p = bitmap->find_obj_beg(p + cast_to_oop(p)->size(), top)) {
+    cast_to_oop(p)->oop_iterate(cl);
+  }
+}
+
+void TeraHeapMover::redirect_h1_references() {
+  ParallelScavengeHeap* heap = ParallelScavengeHeap::heap();
+  TeraHeapRedirectClosure cl;
+  redirect_in(heap->old_gen()->object_space(), &cl);
+  redirect_in(heap->young_gen()->eden_space(), &cl);
+  redirect_in(heap->young_gen()->from_space(), &cl);
+  redirect_in(heap->young_gen()->to_space(), &cl);
 }

@@ -10,15 +10,16 @@
 #include "utilities/growableArray.hpp"
 #include "utilities/resourceHash.hpp"
 
-class TeraHeapForwarding;
 class TeraHeapRegions;
 
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
 // full GC, after marking and before the collector computes new addresses.
 // One object at a time from a work stack: each object is copied into a region
-// of the group's label, its old copy is recorded in the forwarding table and
-// taken out of the mark bitmap and the live-data summary, so compaction treats
-// it as free space; then the copy's fields are followed. What the closure
+// of the group's label, the old copy's mark word becomes a forwarding pointer
+// (the copy keeps the original mark), and the old copy leaves the mark bitmap
+// and the live-data summary, so compaction treats it as free space; then the
+// copy's fields are followed. Before compaction overwrites the old copies,
+// every H1 reference to them is redirected (redirect_h1_references). What the closure
 // skips: transient fields (a serializer would skip them too), Class objects,
 // class loaders and java.lang.ref.Reference objects; their targets stay in H1
 // and become backward references, found later through H2's cards.
@@ -27,7 +28,6 @@ class TeraHeapMover : public StackObj {
                             primitive_equals<const Klass*>, 1031> TransientFields;
 
   TeraHeapRegions*    _regions;
-  TeraHeapForwarding* _forwarding;
   GrowableArray<oop>  _queue;
   TransientFields     _transients;
   jlong               _label;
@@ -39,7 +39,7 @@ class TeraHeapMover : public StackObj {
   GrowableArray<int>* transient_offsets(Klass* k);
 
 public:
-  TeraHeapMover(TeraHeapRegions* regions, TeraHeapForwarding* forwarding);
+  TeraHeapMover(TeraHeapRegions* regions);
 
   static bool can_move(oop obj);
   // Moves the group of `root` to `label`'s regions. False if H2 filled up.
@@ -51,6 +51,12 @@ public:
   size_t objects_moved() const { return _objects; }
   size_t words_moved() const { return _words; }
   bool h2_full() const { return _h2_full; }
+
+  // Points every reference that live H1 objects hold to a moved object at its
+  // H2 copy. Needed once per full GC that moved something: compaction reuses
+  // the old copies' space, forwarding pointers included. Roots and H2's own
+  // references are adjusted later, while the old copies are still intact.
+  static void redirect_h1_references();
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP
