@@ -5,8 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 API=build/teraheap-api.jar
 
-echo "== TeraHeap JDK: java -XX:+EnableTeraHeap -Xlog:gc+init (defaults: 8G of H2 in the temp directory)"
-build/jdk/bin/java -XX:+EnableTeraHeap -Xlog:gc+init -cp "$API" demo/Demo.java | grep -v "^\[.*\]\[info\]\[gc,init\] \(Version\|CPUs\|Memory\|Large\|Periodic\|Alignments\|Heap Min\|Heap Initial\|Heap Max\|Pre-touch\|Parallel Workers\)"
+echo "== TeraHeap JDK: java -XX:+EnableTeraHeap (defaults: 8G of H2 in the temp directory, 32M regions)"
+# Of the logs, only TeraHeap's layout (gc+init) and its per-full-GC line (gc+teraheap).
+out=$(build/jdk/bin/java -XX:+EnableTeraHeap -Xlog:gc+init,gc+teraheap -cp "$API" demo/Demo.java)
+echo "$out" | grep '^\[' | grep 'TeraHeap\|teraheap' | grep -v 'Moved 0 objects' || true
+echo "$out" | grep -v '^\[' || true
 echo
 echo "== Stock Debian JDK, same program and jar"
 build/stock-jdk/bin/java -cp "$API" demo/Demo.java
