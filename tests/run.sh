@@ -1,13 +1,14 @@
 #!/bin/bash
 # Runs every TeraHeap test against build/jdk with jtreg (Debian's jtreg7) and ends with the line
 # "N passed, N failed". Extra arguments go to jtreg, e.g. tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
+# TERAHEAP_TEST_JDK=build/jdk-fastdebug runs them against the fastdebug build (asserts on).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source jvm/scripts/common.sh
 set +e
 
-JDK=$REPO_ROOT/build/jdk
-[ -x "$JDK/bin/java" ] || die "no TeraHeap JDK at build/jdk: run make first"
+JDK=$(cd "$REPO_ROOT" && realpath -m "${TERAHEAP_TEST_JDK:-build/jdk}")
+[ -x "$JDK/bin/java" ] || die "no TeraHeap JDK at $JDK: run make (or make fastdebug) first"
 JTREG_JAR=/usr/share/jtreg/lib/jtreg.jar
 [ -f "$JTREG_JAR" ] || die "jtreg is missing: run make (it installs Debian's jtreg7)"
 # OpenJDK's test library (/test/lib) from the source tree the build unpacked.

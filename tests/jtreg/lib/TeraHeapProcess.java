@@ -20,6 +20,34 @@ public final class TeraHeapProcess {
     private TeraHeapProcess() {
     }
 
+    /**
+     * The ways every GC correctness scenario runs: plain, under heap verification, interpreted
+     * only, and compiled by C2 only.
+     */
+    public static final String[][] GC_MODES = {
+        {},
+        {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
+        {"-Xint"},
+        {"-Xcomp", "-XX:-TieredCompilation"},
+    };
+
+    /**
+     * Runs {@code mainClass} with TeraHeap on, H2 in the working directory, {@code flags}, in
+     * each of {@link #GC_MODES}, and expects it to print {@code expect} and exit 0.
+     */
+    public static void runInEveryMode(String mainClass, String expect, String... flags) throws Exception {
+        for (String[] mode : GC_MODES) {
+            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap",
+                    "-XX:TeraHeapPath=" + new File(".").getAbsolutePath(), "-Xlog:gc+teraheap"));
+            cmd.addAll(Arrays.asList(flags));
+            cmd.addAll(Arrays.asList(mode));
+            cmd.add(mainClass);
+            OutputAnalyzer out = run(cmd.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            out.shouldContain(expect);
+        }
+    }
+
     /** Runs the TeraHeap JDK's java with {@code args}, in a fresh working directory. */
     public static OutputAnalyzer run(String... args) throws Exception {
         ProcessBuilder pb = ProcessTools.createLimitedTestJavaProcessBuilder(args);

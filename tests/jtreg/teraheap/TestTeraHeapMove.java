@@ -12,7 +12,6 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 
-import jdk.test.lib.process.OutputAnalyzer;
 import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
 
@@ -202,22 +201,8 @@ public class TestTeraHeapMove {
     }
 
     public static void main(String[] args) throws Exception {
-        String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
-        String[][] modes = {
-            {},
-            {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
-            {"-Xint"},
-            {"-Xcomp", "-XX:-TieredCompilation"},
-        };
-        for (String[] mode : modes) {
-            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-Xmx256m", "-Xmn32m",
-                    "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=1m", path, "-Xlog:gc+teraheap"));
-            cmd.addAll(List.of(mode));
-            cmd.add(Scenario.class.getName());
-            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
-            out.shouldHaveExitValue(0);
-            out.shouldContain("SCENARIO-OK");
-            out.shouldMatch("Moved \\d+ objects");
-        }
+        TeraHeapProcess.runInEveryMode(Scenario.class.getName(), "SCENARIO-OK",
+                "-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=1m");
     }
 }
+

@@ -18,7 +18,6 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 
-import jdk.test.lib.process.OutputAnalyzer;
 import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
 
@@ -259,23 +258,49 @@ public class TestTeraHeapSemantics {
         }
     }
 
-    static void run(String scenario, String expect, String... flags) throws Exception {
-        String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
-        String[][] modes = {
-            {},
-            {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
-            {"-Xint"},
-            {"-Xcomp", "-XX:-TieredCompilation"},
-        };
-        for (String[] mode : modes) {
-            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", path, "-Xlog:gc+teraheap"));
-            cmd.addAll(List.of(flags));
-            cmd.addAll(List.of(mode));
-            cmd.add(TestTeraHeapSemantics.class.getName() + "$" + scenario);
-            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
-            out.shouldHaveExitValue(0);
-            out.shouldContain(expect);
+    /** A freed region's storage goes back to the file system, and the region is reused. */
+    public static class Storage {
+        static long allocated(String file) throws Exception {
+            Process p = new ProcessBuilder("stat", "-c", "%b %B", file).start();
+            String[] f = new String(p.getInputStream().readAllBytes()).trim().split(" ");
+            p.waitFor();
+            return Long.parseLong(f[0]) * Long.parseLong(f[1]);
         }
+
+        static Object[] group(long label) {
+            Object[] g = new Object[8];
+            for (int i = 0; i < g.length; i++) {
+                g[i] = new byte[900 * 1024];   // one 1M region each
+            }
+            TeraHeap.tagRoot(g, label);
+            TeraHeap.move(label);
+            return g;
+        }
+
+        public static void main(String[] args) throws Exception {
+            String file = System.getProperty("teraheap.file");
+            long size = TeraHeap.stats().capacityBytes();
+            Object[] first = group(1);
+            System.gc();
+            check(TeraHeap.isInH2(first[7]), "moved");
+            long before = allocated(file);
+            check(before >= size, "the file is preallocated: " + before);
+            first = null;
+            System.gc();
+            long after = allocated(file);
+            System.out.println("allocated before " + before + ", after freeing " + after + "; " + TeraHeap.stats());
+            check(TeraHeap.stats().regionsFreed() >= 8, "regions freed");
+            check(after <= before - 8 * 900 * 1024, "their storage went back to the file system");
+            Object[] second = group(2);
+            System.gc();
+            check(TeraHeap.isInH2(second[7]) && TeraHeap.stats().regionsInUse() >= 8, "freed regions reused");
+            check(allocated(file) >= before - 1024 * 1024, "reused regions' storage taken back");
+            System.out.println("STORAGE-OK");
+        }
+    }
+
+    static void run(String scenario, String expect, String... flags) throws Exception {
+        TeraHeapProcess.runInEveryMode(TestTeraHeapSemantics.class.getName() + "$" + scenario, expect, flags);
     }
 
     public static void main(String[] args) throws Exception {
@@ -286,6 +311,9 @@ public class TestTeraHeapSemantics {
         run("Full", "FULL-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m", "-XX:TeraHeapRegionSize=1m");
         run("Soft", "SOFT-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
             "-XX:SoftRefLRUPolicyMSPerMB=0");
+        String file = new java.io.File("h2-storage").getAbsolutePath();
+        run("Storage", "STORAGE-OK", "-Xmx128m", "-XX:TeraHeapSize=16m", "-XX:TeraHeapRegionSize=1m",
+            "-XX:TeraHeapPath=" + file, "-Dteraheap.file=" + file);
         run("Unloading", "UNLOADING-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
             "-Xlog:class+unload");
     }

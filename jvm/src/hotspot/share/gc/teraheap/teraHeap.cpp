@@ -243,6 +243,17 @@ public:
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
+void TeraHeap::object_iterate(ObjectClosure* cl) {
+  for (uint i = 0; i < _regions->count(); i++) {
+    if (!_regions->in_use(i) || _regions->index_of(_regions->bottom(i)) != i) {
+      continue;
+    }
+    for (HeapWord* p = _regions->bottom(i); p < _regions->top(i); p += cast_to_oop(p)->size()) {
+      cl->do_object(cast_to_oop(p));
+    }
+  }
+}
+
 void TeraHeap::verify() {
   TeraHeapVerifyClosure cl(_regions);
   for (uint i = 0; i < _regions->count(); i++) {

@@ -11,6 +11,7 @@
 #include "memory/virtualspace.hpp"
 #include "oops/oopsHierarchy.hpp"
 
+class ObjectClosure;
 class ParCompactionManager;
 class TeraHeapFile;
 class TeraHeapRegions;
@@ -71,6 +72,9 @@ public:
 
   // Checks every H2 object and its cards (-XX:+VerifyBeforeGC/AfterGC).
   static void verify();
+
+  // Every object in H2, for heap dumps, heap inspection and JVMTI heap walks.
+  static void object_iterate(ObjectClosure* cl);
 
   static TeraHeapStats stats();
 };

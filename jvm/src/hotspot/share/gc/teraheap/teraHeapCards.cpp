@@ -77,7 +77,14 @@ static void walk_cards(TeraHeapRegions* regions, uint first_region, uint stride,
     HeapWord* obj = bottom;   // an object start at or before the current card
     for (HeapWord* card_start = bottom; card_start < top; card_start += CardTable::card_size_in_words) {
       CardTable::CardValue* card = ct->byte_for(card_start);
-      if (!wanted(*card)) {
+      // Most of a moved group's cards are clean: skip them a word at a time.
+      const size_t cards_per_word = sizeof(uintptr_t);
+      while (is_aligned(card, cards_per_word) && *(uintptr_t*)card == (uintptr_t)CardTable::clean_card_row_val() &&
+             card_start + cards_per_word * CardTable::card_size_in_words <= top) {
+        card += cards_per_word;
+        card_start += cards_per_word * CardTable::card_size_in_words;
+      }
+      if (card_start >= top || !wanted(*card)) {
         continue;
       }
       HeapWord* const card_end = MIN2(card_start + CardTable::card_size_in_words, top);
@@ -110,48 +117,56 @@ static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl) {
   }
 }
 
-// The state a card takes from the referents of its fields.
-class TeraHeapCardState {
+// What the closures over a card's fields share: the region being scanned, the
+// state the card takes from the referents, and the recording of H2 links.
+class TeraHeapCardClosure : public BasicOopIterateClosure {
 protected:
+  TeraHeapRegions* _regions;
+  uint _region;
   bool _young;
   bool _old;    // the old generation, or another label's H2 regions
-public:
-  TeraHeapCardState() : _young(false), _old(false) {}
-  void reset() { _young = _old = false; }
-  TeraHeapCards::CardValue state() const {
-    return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
+
+  template <class T> static oop load(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    return CompressedOops::is_null(heap_oop) ? oop(NULL) : CompressedOops::decode_not_null(heap_oop);
   }
-  // A reference from `region` to `target` in H2: links to other labels are
+  // A reference from the region to `target` in H2: links to other labels are
   // looked at again by every full GC, so their cards must not be clean.
-  void link(TeraHeapRegions* regions, uint region, oop target) {
-    const uint to = regions->index_of(target);
-    regions->add_dependency(region, to);
-    if (!regions->same_label(region, to)) {
+  void link(oop target) {
+    const uint to = _regions->index_of(target);
+    _regions->add_dependency(_region, to);
+    if (!_regions->same_label(_region, to)) {
       _old = true;
     }
   }
+
+public:
+  TeraHeapCardClosure(TeraHeapRegions* regions) : _regions(regions), _region(0), _young(false), _old(false) {}
+  void start_card(MemRegion card) {
+    _region = _regions->index_of(card.start());
+    _young = _old = false;
+  }
+  TeraHeapCards::CardValue state() const {
+    return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
+  }
 };
 
-class TeraHeapScavengeClosure : public BasicOopIterateClosure, public TeraHeapCardState {
+class TeraHeapScavengeClosure : public TeraHeapCardClosure {
   PSPromotionManager* _pm;
-  TeraHeapRegions* _regions;
-  uint _region;
 public:
   TeraHeapScavengeClosure(PSPromotionManager* pm, TeraHeapRegions* regions) :
-    _pm(pm), _regions(regions), _region(0) {}
-  void set_region(uint r) { _region = r; }
+    TeraHeapCardClosure(regions), _pm(pm) {}
 
   template <class T> void do_oop_work(T* p) {
-    T heap_oop = RawAccess<>::oop_load(p);
-    if (CompressedOops::is_null(heap_oop)) {
+    oop o = load(p);
+    if (o == NULL) {
       return;
     }
-    oop o = CompressedOops::decode_not_null(heap_oop);
     if (PSScavenge::is_obj_in_young(o)) {
       _young = true;
       _pm->claim_or_forward_depth(p);
     } else if (TeraHeap::is_in_h2(o)) {
-      link(_regions, _region, o);
+      link(o);
     } else {
       _old = true;
     }
@@ -165,8 +180,7 @@ void TeraHeapCards::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, u
   walk_cards(regions, worker_id, workers,
              [](CardValue v) { return v == dirty || v == youngergen; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
-               cl.reset();
-               cl.set_region(regions->index_of(mr.start()));
+               cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
                // Written before the young referents are copied: copying can
                // only raise the card to youngergen again.
@@ -174,24 +188,20 @@ void TeraHeapCards::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, u
              });
 }
 
-class TeraHeapMarkClosure : public BasicOopIterateClosure, public TeraHeapCardState {
+class TeraHeapMarkClosure : public TeraHeapCardClosure {
   ParCompactionManager* _cm;
-  TeraHeapRegions* _regions;
-  uint _region;
 public:
   TeraHeapMarkClosure(ParCompactionManager* cm, TeraHeapRegions* regions) :
-    _cm(cm), _regions(regions), _region(0) {}
-  void set_region(uint r) { _region = r; }
+    TeraHeapCardClosure(regions), _cm(cm) {}
 
   template <class T> void do_oop_work(T* p) {
-    T heap_oop = RawAccess<>::oop_load(p);
-    if (CompressedOops::is_null(heap_oop)) {
+    oop o = load(p);
+    if (o == NULL) {
       return;
     }
-    oop o = CompressedOops::decode_not_null(heap_oop);
     if (TeraHeap::is_in_h2(o)) {
       // A link inside H2 keeps its target region alive only if its own region lives.
-      link(_regions, _region, o);
+      link(o);
     } else {
       _cm->mark_and_push(p);
     }
@@ -205,32 +215,26 @@ void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionMan
   walk_cards(regions, region, regions->count(),
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
-               cl.set_region(regions->index_of(mr.start()));
+               cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
              });
 }
 
-class TeraHeapAdjustClosure : public BasicOopIterateClosure, public TeraHeapCardState {
+class TeraHeapAdjustClosure : public TeraHeapCardClosure {
   ParCompactionManager* _cm;
-  TeraHeapRegions* _regions;
-  uint _region;
 public:
   TeraHeapAdjustClosure(ParCompactionManager* cm, TeraHeapRegions* regions) :
-    _cm(cm), _regions(regions), _region(0) {}
-  void set_region(uint r) { _region = r; }
+    TeraHeapCardClosure(regions), _cm(cm) {}
 
   template <class T> void do_oop_work(T* p) {
     PSParallelCompact::adjust_pointer(p, _cm);
-    T heap_oop = RawAccess<>::oop_load(p);
-    if (CompressedOops::is_null(heap_oop)) {
+    oop o = load(p);
+    if (o == NULL) {
       return;
     }
-    oop o = CompressedOops::decode_not_null(heap_oop);
     if (TeraHeap::is_in_h2(o)) {
-      link(_regions, _region, o);
-      return;
-    }
-    if (ParallelScavengeHeap::heap()->is_in_young(o)) {
+      link(o);
+    } else if (ParallelScavengeHeap::heap()->is_in_young(o)) {
       _young = true;
     } else {
       _old = true;
@@ -245,8 +249,7 @@ void TeraHeapCards::adjust(TeraHeapRegions* regions, ParCompactionManager* cm) {
   walk_cards(regions, 0, 1,
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
-               cl.reset();
-               cl.set_region(regions->index_of(mr.start()));
+               cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
                *card = cl.state();
              });
