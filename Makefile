@@ -31,11 +31,13 @@ $(BUILD)/.stock: $(SCRIPTS)/deps.sh $(SCRIPTS)/fetch.sh $(SCRIPTS)/image.sh $(SC
 
 define jdk_rule
 $(BUILD)/$(1)/.built: $(BUILD)/.stock $(JVM_INPUTS)
+	@mkdir -p $(BUILD) && touch $(BUILD)/.$(1)-started
 	@$(SCRIPTS)/prepare-tree.sh
 	@$(SCRIPTS)/build-hotspot.sh $(2)
 	@$(SCRIPTS)/image.sh $(CURDIR)/$(BUILD)/$(1) \
 	   $(TERAHEAP_WORK)/src-$(OPENJDK_DEB_VERSION)/build/$(2)/support/modules_libs/java.base/server/libjvm.so
-	@touch $$@
+	@# Stamped with the start time: edits made while it built make the next make rebuild.
+	@touch -r $(BUILD)/.$(1)-started $$@
 	@echo "[teraheap] $(2) JDK ready: $(BUILD)/$(1)"
 endef
 $(eval $(call jdk_rule,jdk,release))
