@@ -212,12 +212,16 @@ public:
 
 void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
   TeraHeapMarkClosure cl(cm, regions);
+  bool found = false;
   walk_cards(regions, region, regions->count(),
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+               found = true;
                cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
              });
+  // A region whose cards are all clean has nothing for the adjust step.
+  regions->set_has_cards(region, found);
 }
 
 class TeraHeapAdjustClosure : public TeraHeapCardClosure {
@@ -246,11 +250,16 @@ public:
 
 void TeraHeapCards::adjust(TeraHeapRegions* regions, ParCompactionManager* cm) {
   TeraHeapAdjustClosure cl(cm, regions);
-  walk_cards(regions, 0, 1,
-             [](CardValue v) { return v != clean; },
-             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
-               cl.start_card(mr);
-               iterate_fields(obj, mr, &cl);
-               *card = cl.state();
-             });
+  for (uint r = 0; r < regions->count(); r++) {
+    if (!regions->has_cards(r)) {
+      continue;
+    }
+    walk_cards(regions, r, regions->count(),
+               [](CardValue v) { return v != clean; },
+               [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+                 cl.start_card(mr);
+                 iterate_fields(obj, mr, &cl);
+                 *card = cl.state();
+               });
+  }
 }

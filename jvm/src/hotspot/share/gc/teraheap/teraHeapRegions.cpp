@@ -29,6 +29,7 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
   _live = NEW_C_HEAP_ARRAY(volatile bool, _count, mtGC);
   _scanned = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
+  _has_cards = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
   _deps = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
   _links = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
   _klasses = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<Klass* COMMA mtGC>*, _count, mtGC);
@@ -38,6 +39,7 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _start[i] = i;
     _live[i] = false;
     _scanned[i] = false;
+    _has_cards[i] = false;
     _deps[i] = NULL;
     _links[i] = NULL;
     _klasses[i] = NULL;
@@ -55,6 +57,7 @@ bool TeraHeapRegions::open(uint i, jlong label, uint start) {
   _label[i] = label;
   _start[i] = start;
   _live[i] = true;   // filled during this GC: live until the next one decides
+  _has_cards[i] = true;
   return true;
 }
 
@@ -119,6 +122,7 @@ HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
       pointer_delta(bottom(r) + _region_words, _top[r]) >= words) {
     HeapWord* result = _top[r];
     _top[r] += words;
+    _has_cards[r] = true;
     return result;
   }
   if (!claim_free_run(1, &r)) {
@@ -142,6 +146,7 @@ HeapWord* TeraHeapRegions::allocate_shared(size_t words) {
     if (!is_free(r) && _start[r] == r && pointer_delta(bottom(r) + _region_words, _top[r]) >= words) {
       HeapWord* result = _top[r];
       _top[r] += words;
+      _has_cards[r] = true;
       return result;
     }
   }

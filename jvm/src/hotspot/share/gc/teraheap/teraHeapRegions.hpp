@@ -41,6 +41,7 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   uint*           _start;        // start region of a multi-region object, else itself
   volatile bool*  _live;
   bool*           _scanned;      // this full GC has read the region's cards
+  bool*           _has_cards;    // ...and found some not clean (or it filled the region)
   GrowableArrayCHeap<uint, mtGC>**   _deps;     // to regions of the same label, kept
   GrowableArrayCHeap<uint, mtGC>**   _links;    // to other labels' regions, found anew each full GC
   GrowableArrayCHeap<Klass*, mtGC>** _klasses;
@@ -91,6 +92,9 @@ public:
   void propagate_liveness();
   // Live start regions whose cards this full GC has not read yet; marks them read.
   void claim_unscanned_live(GrowableArray<uint>* out);
+  // Whether the full GC's adjust step must read the region's cards.
+  void set_has_cards(uint i, bool v) { _has_cards[i] = v; }
+  bool has_cards(uint i) const { return _has_cards[i]; }
   // Frees every region left unmarked; returns how many.
   size_t free_dead_regions();
 
