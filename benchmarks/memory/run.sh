@@ -14,11 +14,11 @@ echo "stock:        $(build/stock-jdk/bin/java "${flags[@]}" benchmarks/memory/H
 echo "teraheap-off: $(build/jdk/bin/java "${flags[@]}" benchmarks/memory/HeapFootprint.java)" | tee -a "$out"
 echo "teraheap-on:  $(build/jdk/bin/java "${flags[@]}" -XX:+EnableTeraHeap -XX:TeraHeapSize=1g benchmarks/memory/HeapFootprint.java)" | tee -a "$out"
 
-gc_committed_kb() {   # NMT's committed KB for the GC category, H2 of $1
+gc_committed() {   # NMT's committed bytes for the GC category, H2 of $1
   build/jdk/bin/java -XX:+EnableTeraHeap -XX:TeraHeapSize="$1" -Xmx512m -XX:NativeMemoryTracking=summary \
     -XX:+UnlockDiagnosticVMOptions -XX:+PrintNMTStatistics -version 2>/dev/null \
-    | sed -n 's/^-  *GC (reserved=[0-9]*KB, committed=\([0-9]*\)KB)/\1/p'
+    | sed -n 's/^-  *GC (reserved=[0-9]*, committed=\([0-9]*\))/\1/p'
 }
-small=$(gc_committed_kb 1g)
-large=$(gc_committed_kb 9g)
-echo "nmtGcCommittedKB h2=1g: $small, h2=9g: $large, per GB of H2: $(( (large - small) / 8 ))KB" | tee -a "$out"
+small=$(gc_committed 1g)
+large=$(gc_committed 9g)
+echo "nmtGcCommitted h2=1g: $((small / 1024))KB, h2=9g: $((large / 1024))KB, per GB of H2: $(( (large - small) / 8 / 1024 ))KB" | tee -a "$out"

@@ -113,8 +113,10 @@ void TeraHeap::propagate_liveness() {
   // make more regions live. Dead regions' references keep nothing alive, so
   // a cycle through H1 and a dropped region does not outlive the region.
   ResourceMark rm;
+  const jlong start = os::javaTimeNanos();
   ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(0);
   GrowableArray<uint> newly_live(16);
+  int scanned = 0;
   while (true) {
     _regions->propagate_liveness();
     newly_live.clear();
@@ -125,8 +127,11 @@ void TeraHeap::propagate_liveness() {
     for (int i = 0; i < newly_live.length(); i++) {
       TeraHeapCards::mark(_regions, newly_live.at(i), cm);
     }
+    scanned += newly_live.length();
     cm->follow_marking_stacks();
   }
+  log_debug(gc, teraheap)("Region liveness: read the cards of %d live regions in %.3fms",
+                          scanned, (os::javaTimeNanos() - start) / 1e6);
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
@@ -193,7 +198,9 @@ oop TeraHeap::forwardee(oop obj) {
 }
 
 void TeraHeap::adjust_h2(ParCompactionManager* cm) {
+  const jlong start = os::javaTimeNanos();
   TeraHeapCards::adjust(_regions, cm);
+  log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
 }
 
 void TeraHeap::scavenge_backward_references(uint worker_id, uint workers) {
