@@ -158,7 +158,7 @@ public class TestTeraHeapSoak {
     }
 
     public static void main(String[] args) throws Exception {
-        long seconds = Long.getLong("teraheap.soak.seconds", 60);
+        long seconds = Long.getLong("teraheap.soak.seconds", 120);
         String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
         String[][] modes = {
             {},
