@@ -3,7 +3,7 @@
 # the rate of the move into H2.
 #   benchmarks/gc/run.sh [cache MB ...]        (default: 1024 4096)
 # Every configuration runs on build/jdk with TeraHeap on and the same H1 size (cache x 1.5 + 1G),
-# REPEAT times (default 3), interleaved, each JVM timing ROUNDS full GCs (default 9) after the one
+# REPEAT times (default 3), interleaved, each JVM timing ROUNDS full GCs (default 25) after the one
 # that settles the heap and moves the cache. Pauses come from the GC log, to the microsecond; the
 # median is taken over all of a configuration's pauses. Raw lines: build/bench/gc-pause.txt.
 set -euo pipefail
@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024 4096)
 H2_DIR=${TERAHEAP_BENCH_DIR:-/tmp}
-ROUNDS=${ROUNDS:-9}
+ROUNDS=${ROUNDS:-25}
 REPEAT=${REPEAT:-3}
 mkdir -p build/bench
 out=build/bench/gc-pause.txt

@@ -1,0 +1,79 @@
+/*
+ * @test
+ * @summary Stores made through JNI (SetObjectField, SetObjectArrayElement) into H2 objects stay
+ *          correct through later minor and full GCs.
+ * @library /lib /test/lib
+ * @run main/othervm/timeout=900 TestTeraHeapJni
+ */
+
+import java.io.File;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.teraheap.TeraHeap;
+
+public class TestTeraHeapJni {
+    public static class Holder {
+        public Object value;
+    }
+
+    public static class Child {
+        static native void setField(Object holder, Object value);
+        static native void setElement(Object[] array, int index, Object value);
+
+        static void check(boolean ok, String what) {
+            if (!ok) {
+                throw new RuntimeException("failed: " + what);
+            }
+        }
+
+        public static void main(String[] args) {
+            System.load(System.getProperty("teraheap.jnilib"));
+            Holder[] holders = new Holder[200];
+            Object[] array = new Object[200];
+            for (int i = 0; i < holders.length; i++) {
+                holders[i] = new Holder();
+            }
+            Object[] group = {holders, array};
+            TeraHeap.tagRoot(group, 1);
+            TeraHeap.move(1);
+            System.gc();
+            check(TeraHeap.isInH2(holders[5]) && TeraHeap.isInH2(array), "moved");
+            for (int round = 0; round < 20; round++) {
+                for (int i = 0; i < holders.length; i++) {
+                    setField(holders[i], "f" + round + ":" + i);
+                    setElement(array, i, "e" + round + ":" + i);
+                }
+                List<byte[]> junk = new ArrayList<>();
+                for (int k = 0; k < 24; k++) {
+                    junk.add(new byte[1 << 20]);
+                    if (junk.size() > 4) {
+                        junk.clear();
+                    }
+                }
+                if (round % 5 == 4) {
+                    System.gc();
+                }
+                for (int i = 0; i < holders.length; i++) {
+                    check(("f" + round + ":" + i).equals(holders[i].value), "field " + i);
+                    check(("e" + round + ":" + i).equals(array[i]), "element " + i);
+                }
+            }
+            System.out.println("JNI-OK");
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String src = Paths.get(System.getProperty("test.src"), "libTeraHeapJni.c").toString();
+        String jdk = System.getProperty("test.jdk");
+        File lib = new File("libTeraHeapJni.so").getAbsoluteFile();
+        Process cc = new ProcessBuilder("gcc", "-shared", "-fPIC", "-I" + jdk + "/include",
+                "-I" + jdk + "/include/linux", "-o", lib.toString(), src).inheritIO().start();
+        if (cc.waitFor() != 0) {
+            throw new RuntimeException("could not compile " + src);
+        }
+        TeraHeapProcess.runInEveryMode(Child.class.getName(), "JNI-OK", "-Xmx128m", "-Xmn16m",
+                "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m", "-Dteraheap.jnilib=" + lib);
+    }
+}
