@@ -34,6 +34,7 @@ TeraHeapRegions*    TeraHeap::_regions = NULL;
 size_t              TeraHeap::_bytes_moved = 0;
 size_t              TeraHeap::_objects_moved = 0;
 bool                TeraHeap::_reported_full = false;
+bool                TeraHeap::_moved_this_gc = false;
 
 size_t TeraHeap::reserved_size() {
   return TeraHeapArguments::h2_reserved_size(HeapAlignment);
@@ -173,7 +174,8 @@ void TeraHeap::collect() {
     }
   });
   TeraHeapRoots::consume_hints();
-  if (mover.objects_moved() > 0) {
+  _moved_this_gc = mover.objects_moved() > 0;
+  if (_moved_this_gc) {
     TeraHeapMover::redirect_h1_references();
   }
 
@@ -200,6 +202,9 @@ oop TeraHeap::forwardee(oop obj) {
 void TeraHeap::adjust_h2(ParCompactionManager* cm) {
   const jlong start = os::javaTimeNanos();
   TeraHeapCards::adjust(_regions, cm);
+  // Live H1 objects were redirected when the groups moved, roots and H2 just now:
+  // compaction will meet no reference to an old copy.
+  _moved_this_gc = false;
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
 }
 

@@ -41,6 +41,7 @@ class TeraHeap : AllStatic {
   static size_t              _bytes_moved;
   static size_t              _objects_moved;
   static bool                _reported_full;
+  static bool                _moved_this_gc;  // old copies with forwarding pointers exist
 
   static void log_layout();
   static size_t h1_live_words();
@@ -65,6 +66,10 @@ public:
   static bool is_alive_in_h2(oop obj);
   static void collect();
   static oop forwardee(oop obj);
+  // Whether this full GC moved objects whose old copies roots or H2 may still
+  // refer to: true from the move until H2's references are adjusted. Outside
+  // that window no reference leads to an old copy, so adjusting skips the check.
+  static bool has_moved_objects() { return _moved_this_gc; }
   static void adjust_h2(ParCompactionManager* cm);
 
   // Minor GC: worker `worker_id` of `workers` scans its share of H2's cards.
