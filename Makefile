@@ -1,5 +1,6 @@
 # TeraHeap for OpenJDK 17.
-#   make            build the TeraHeap JDK (build/jdk) and the Java API jar (build/teraheap-api.jar)
+#   make            build the TeraHeap JDK (build/jdk), the Java API jar (build/teraheap-api.jar), the
+#                   Spark agent (build/teraheap-spark.jar) and the Spark workloads (build/teraheap-bench-spark.jar)
 #   make demo       build, then run a small demonstration on the built-in defaults
 #   make test       build, then run every test; ends with "N passed, N failed"
 #   make fastdebug  build a fastdebug JDK (build/jdk-fastdebug) for development
@@ -18,9 +19,14 @@ VERSIONED := $(TERAHEAP_WORK)/%s-$(OPENJDK_DEB_VERSION)
 STOCK_JDK := $(TERAHEAP_WORK)/stock-jdk-$(OPENJDK_DEB_VERSION)
 JVM_INPUTS := $(shell find jvm -type f 2>/dev/null)
 API_SOURCES := $(shell find api/src -name '*.java' 2>/dev/null)
+SPARK_AGENT_INPUTS := spark/pom.xml $(shell find spark/src -name '*.java' 2>/dev/null) $(API_SOURCES)
+SPARK_BENCH_INPUTS := benchmarks/spark/pom.xml $(shell find benchmarks/spark/src -name '*.java' 2>/dev/null)
+# Maven, with Spark and Byte Buddy from Maven Central, run by Debian's JDK.
+MVN := JAVA_HOME=$(STOCK_JDK) mvn -B -q -Dstyle.color=never
 
 .PHONY: all demo test fastdebug export clean stock
-all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar
+all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar $(BUILD)/teraheap-spark.jar \
+     $(BUILD)/teraheap-bench-spark.jar
 
 # Debian's JDK, unpacked and made self-contained: the boot JDK and the stock JVM tests compare with.
 $(BUILD)/.stock: $(SCRIPTS)/deps.sh $(SCRIPTS)/fetch.sh $(SCRIPTS)/image.sh $(SCRIPTS)/common.sh
@@ -51,6 +57,18 @@ $(BUILD)/teraheap-api.jar: $(BUILD)/.stock $(API_SOURCES)
 	@$(STOCK_JDK)/bin/javac -Xlint:-options --release 8 -d $(BUILD)/api-classes $(API_SOURCES)
 	@$(STOCK_JDK)/bin/jar --create --file $@ -C $(BUILD)/api-classes .
 	@echo "[teraheap] Java API ready: $@"
+
+$(BUILD)/teraheap-spark.jar: $(BUILD)/.stock $(SPARK_AGENT_INPUTS)
+	@cd spark && $(MVN) package
+	@cp $(BUILD)/maven/teraheap-spark/teraheap-spark-0.1.jar $@
+	@echo "[teraheap] Spark agent ready: $@"
+
+# The workloads, and the class path of Spark they run with (build/spark-classpath.txt).
+$(BUILD)/teraheap-bench-spark.jar: $(BUILD)/.stock $(SPARK_BENCH_INPUTS)
+	@cd benchmarks/spark && $(MVN) package dependency:build-classpath \
+	   -Dmdep.outputFile=$(CURDIR)/$(BUILD)/spark-classpath.txt
+	@cp $(BUILD)/maven/teraheap-bench-spark/teraheap-bench-spark-0.1.jar $@
+	@echo "[teraheap] Spark workloads ready: $@"
 
 demo: all
 	@demo/run.sh

@@ -1,7 +1,11 @@
 #!/bin/bash
-# Runs every TeraHeap test against build/jdk with jtreg (Debian's jtreg7) and ends with the line
-# "N passed, N failed". Extra arguments go to jtreg, e.g. tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
-# TERAHEAP_TEST_JDK=build/jdk-fastdebug runs them against the fastdebug build (asserts on).
+# Runs every TeraHeap test and ends with the line "N passed, N failed":
+#  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
+#  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark, and every workload of the
+#    benchmark suite at scale 1 in every configuration.
+# Extra arguments go to jtreg and run those JVM tests only, e.g.
+#   tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
+# TERAHEAP_TEST_JDK=build/jdk-fastdebug runs the JVM tests against the fastdebug build (asserts on).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source jvm/scripts/common.sh
@@ -34,5 +38,15 @@ errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
 passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi   # jtreg itself failed
 [ "$failed" -eq 0 ] || echo "Failed test logs: build/jtreg/work/ (*.jtr)"
+echo "JVM tests: $passed passed, $failed failed"
+
+if [ $# -eq 0 ]; then
+  tests/spark/run.sh 2>&1 | tee build/spark-tests.log
+  spark=$(tail -1 build/spark-tests.log)
+  spark_passed=$(echo "$spark" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+  spark_failed=$(echo "$spark" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+  [ -n "$spark_passed" ] || spark_failed=1   # the Spark tests did not run through
+  passed=$(( passed + ${spark_passed:-0} )); failed=$(( failed + ${spark_failed:-0} ))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

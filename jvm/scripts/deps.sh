@@ -13,6 +13,8 @@ PACKAGES=(
   ccache
   # OpenJDK's test harness
   jtreg7
+  # the Spark agent, the Spark workloads (Spark comes from Maven Central) and the suite's figures
+  maven python3-matplotlib
 )
 
 missing=()

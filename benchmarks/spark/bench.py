@@ -1,0 +1,401 @@
+#!/usr/bin/python3
+"""The Spark benchmark suite: Spark's own caches against TeraHeap, at the same DRAM cap.
+
+  bench.py run WORKLOAD CONFIG --scale S --heap H [--cap C] [--csv F]
+      one workload in one configuration; appends a row to the CSV (default build/bench/spark.csv)
+  bench.py check F
+      exits 1 unless, per workload and scale, every configuration gave the same checksum
+  bench.py suite [--workloads ...] [--scale S] [--repeat N] [--heap-fraction X] [--cap-extra C]
+      measures each workload's cached footprint D, runs every configuration at H = X * D under one
+      cap, then draws the figures (bench.py plot)
+  bench.py plot F [--out DIR]
+      breakdown bars per workload, normalized to Spark-SD, like the papers' figures
+
+Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]:
+  sd  Spark-SD: Parallel GC, heap H, MEMORY_AND_DISK (deserialized in memory, spilled serialized)
+  g1  the same with G1
+  mo  Spark-MO: Parallel GC, MEMORY_ONLY, one heap big enough for everything (--mo-heap), mapped
+      over a file on the disk with -XX:AllocateHeapAt (the papers' single heap over NVM)
+  th  TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-spark.jar, MEMORY_AND_DISK
+The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
+with a warning without it. Sizes take k/m/g suffixes.
+"""
+
+import argparse
+import csv
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = REPO / "build"
+JAVA = BUILD / "jdk" / "bin" / "java"
+JFR = BUILD / "jdk" / "bin" / "jfr"
+AGENT = BUILD / "teraheap-spark.jar"
+BENCH_JAR = BUILD / "teraheap-bench-spark.jar"
+CLASSPATH = BUILD / "spark-classpath.txt"
+JAVA_OPTIONS = Path(__file__).resolve().parent / "java-options"
+WORK = Path(os.environ.get("TERAHEAP_BENCH_DIR",
+                           os.path.expanduser(os.environ.get("TERAHEAP_WORK", "~/.cache/teraheap"))
+                           + "/bench"))
+CGROUP_ROOT = Path("/sys/fs/cgroup/memory")
+DEFAULT_CSV = BUILD / "bench" / "spark.csv"
+
+WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb"]
+CONFIGS = ["sd", "g1", "mo", "th"]
+CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th": "TeraHeap"}
+FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
+          "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
+          "peak_mb", "checksum", "tolerance", "log"]
+
+# Stack frames that are serialization or deserialization (Kryo's read and write paths, and
+# Spark's streams around them), as the papers' profiler attributed S/D time.
+SD_FRAME = re.compile(r"com\.esotericsoftware\.kryo\.|org\.apache\.spark\.serializer\.Kryo"
+                      r"|org\.apache\.spark\.serializer\.JavaSerializ|java\.io\.Object(In|Out)putStream")
+
+
+def die(msg):
+    print(f"bench.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def size_bytes(text):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kmgt]?)b?", str(text).strip().lower())
+    if not m:
+        die(f"bad size '{text}': use a number with k, m or g")
+    return int(float(m.group(1)) * 1024 ** "_kmgt".index(m.group(2) or "_"))
+
+
+def mb(n):
+    return n // (1024 * 1024)
+
+
+def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra):
+    for path in (JAVA, AGENT, BENCH_JAR, CLASSPATH):
+        if not path.exists():
+            die(f"{path} is missing: run make first")
+    options = [l for l in JAVA_OPTIONS.read_text().split() if l and not l.startswith("#")]
+    cmd = [str(JAVA)] + options
+    storage = "MEMORY_AND_DISK"
+    if config == "sd":
+        cmd += ["-XX:+UseParallelGC", f"-Xmx{mb(heap)}m"]
+    elif config == "g1":
+        cmd += ["-XX:+UseG1GC", f"-Xmx{mb(heap)}m"]
+    elif config == "mo":
+        storage = "MEMORY_ONLY"
+        cmd += ["-XX:+UseParallelGC", f"-Xms{mb(mo_heap)}m", f"-Xmx{mb(mo_heap)}m",
+                f"-XX:AllocateHeapAt={run_dir}"]
+    elif config == "th":
+        cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
+                f"-XX:TeraHeapPath={run_dir}", f"-javaagent:{AGENT}"]
+    else:
+        die(f"unknown configuration '{config}': use one of {', '.join(CONFIGS)}")
+    cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags"]
+    if profile:
+        cmd += [f"-XX:StartFlightRecording=filename={run_dir}/run.jfr,settings=profile"]
+    cmd += ["-Dspark.master=local[2]",
+            "-Dspark.serializer=org.apache.spark.serializer.KryoSerializer",
+            f"-Dspark.local.dir={run_dir}/spark-local",
+            "-Dspark.ui.enabled=false",
+            "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
+            "org.teraheap.bench.SparkBench", workload, "--scale", str(scale), "--storage", storage]
+    return cmd + extra
+
+
+class MemoryCap:
+    """A v1 memory cgroup capping a run's DRAM, page cache included."""
+
+    def __init__(self, name, limit):
+        self.path = None
+        if not limit:
+            return
+        if os.geteuid() != 0 or not (CGROUP_ROOT / "memory.limit_in_bytes").exists():
+            print("bench.py: warning: no memory cgroup (needs root and cgroup v1); running uncapped",
+                  file=sys.stderr)
+            return
+        self.path = CGROUP_ROOT / "teraheap-bench" / name
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / "memory.limit_in_bytes").write_text(str(limit))
+        (self.path / "memory.max_usage_in_bytes").write_text("0")
+
+    def enter(self):
+        if self.path:
+            (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def peak(self):
+        return int((self.path / "memory.max_usage_in_bytes").read_text()) if self.path else 0
+
+    def close(self):
+        if self.path:
+            try:
+                (self.path / "memory.force_empty").write_text("0")
+                self.path.rmdir()
+            except OSError:
+                pass
+
+
+def gc_times(log):
+    """Minor and major GC pause seconds from the unified GC log."""
+    minor = major = 0.0
+    moved = 0
+    if not log.exists():
+        return minor, major, moved
+    for line in log.read_text(errors="replace").splitlines():
+        m = re.search(r"Pause (Young|Full|Remark|Cleanup)[^\n]*?(\d+\.\d+)ms$", line)
+        if m:
+            if m.group(1) == "Young":
+                minor += float(m.group(2)) / 1000
+            else:
+                major += float(m.group(2)) / 1000
+        m = re.search(r"Moved \d+ objects \((\d+)K\) to H2", line)
+        if m:
+            moved += int(m.group(1)) * 1024
+    return minor, major, moved
+
+
+def sd_fraction(jfr_file):
+    """The share of executor-thread CPU samples inside serialization or deserialization."""
+    if not jfr_file.exists():
+        return None
+    out = subprocess.run([str(JFR), "print", "--events", "jdk.ExecutionSample", "--stack-depth",
+                          "200", str(jfr_file)], capture_output=True, text=True).stdout
+    total = sd = 0
+    for event in out.split("jdk.ExecutionSample")[1:]:
+        if "Executor task launch worker" not in event:
+            continue
+        total += 1
+        if SD_FRAME.search(event):
+            sd += 1
+    return sd / total if total else 0.0
+
+
+def run(args):
+    heap, cap = size_bytes(args.heap), size_bytes(args.cap) if args.cap else 0
+    h2 = size_bytes(args.h2) if args.h2 else max(4 * heap, 2 << 30)
+    mo_heap = size_bytes(args.mo_heap) if args.mo_heap else 3 * heap
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    run_dir = WORK / f"{args.workload}-{args.config}-{args.scale}-{stamp}-{os.getpid()}"
+    run_dir.mkdir(parents=True)
+    log_dir = BUILD / "bench" / "spark-logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log = log_dir / f"{run_dir.name}.log"
+    cmd = java_command(args.workload, args.config, args.scale, heap, h2, mo_heap, run_dir,
+                       args.profile, args.extra or [])
+    if os.geteuid() == 0 and args.drop_caches:
+        subprocess.run(["sync"])
+        Path("/proc/sys/vm/drop_caches").write_text("3")
+    limit = MemoryCap(run_dir.name, cap)
+    with open(log, "w") as out:
+        out.write(" ".join(cmd) + "\n")
+        out.flush()
+        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True, cwd=run_dir,
+                              preexec_fn=limit.enter, timeout=args.timeout)
+        out.write(proc.stdout)
+    peak = limit.peak()
+    limit.close()
+    result = {}
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = dict(kv.split("=", 1) for kv in line.split()[1:])
+    text = log.read_text(errors="replace")
+    crashes = list(run_dir.glob("hs_err_pid*.log"))
+    for crash in crashes:
+        shutil.move(str(crash), str(log_dir / f"{run_dir.name}-{crash.name}"))
+    if crashes:
+        status = "crashed"
+    elif proc.returncode == 0 and result:
+        status = "ok"
+    elif "OutOfMemoryError" in text:
+        status = "java-oom"
+    elif proc.returncode in (-signal.SIGKILL, 137):
+        status = "killed-at-cap"
+    else:
+        status = f"failed({proc.returncode})"
+    minor, major, moved = gc_times(run_dir / "gc.log")
+    wall = float(result.get("seconds", "nan"))
+    fraction = sd_fraction(run_dir / "run.jfr") if args.profile else None
+    sd = wall * fraction if fraction is not None and status == "ok" else float("nan")
+    other = wall - minor - major - (sd if sd == sd else 0.0)
+    row = {"time": stamp, "workload": args.workload, "config": args.config,
+           "scale": args.scale, "heap_mb": mb(heap if args.config != "mo" else mo_heap),
+           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config == "th" else 0, "status": status,
+           "wall_s": f"{wall:.3f}", "other_s": f"{other:.3f}", "sd_s": f"{sd:.3f}",
+           "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
+           "h2_moved_mb": f"{moved / 2**20:.1f}",
+           "cached_mb": f"{int(result.get('cached_bytes', 0)) / 2**20:.1f}",
+           "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
+           "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO))}
+    csv_file = Path(args.csv)
+    csv_file.parent.mkdir(parents=True, exist_ok=True)
+    new = not csv_file.exists() or csv_file.stat().st_size == 0
+    with open(csv_file, "a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+    shutil.rmtree(run_dir, ignore_errors=True)
+    print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
+          f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
+          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, checksum {row['checksum']}")
+    return status == "ok"
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def check(args):
+    """Every configuration must agree on the result of each workload at each scale."""
+    rows = [r for r in read_rows(args.csv) if r["status"] == "ok"]
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["workload"], r["scale"]), []).append(r)
+    bad = 0
+    for (workload, scale), rs in sorted(groups.items()):
+        ref = float(rs[0]["checksum"])
+        tol = float(rs[0]["tolerance"] or 0)
+        for r in rs[1:]:
+            value = float(r["checksum"])
+            if abs(value - ref) > tol * max(abs(ref), 1.0):
+                print(f"MISMATCH {workload} scale {scale}: {rs[0]['config']} gave {ref!r}, "
+                      f"{r['config']} gave {value!r}")
+                bad += 1
+    failed = [r for r in read_rows(args.csv) if r["status"] != "ok"]
+    for r in failed:
+        print(f"FAILED {r['workload']} {r['config']}: {r['status']} (log: {r['log']})")
+    return bad == 0 and not failed
+
+
+def measure_footprint(workload, scale, csv_file):
+    """D: the cached footprint, from a MEMORY_ONLY run with room for everything."""
+    ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
+                            h2=None, mo_heap="16g", csv=str(csv_file), profile=False,
+                            drop_caches=False, timeout=3600, extra=[])
+    run(ns)
+    rows = [r for r in read_rows(csv_file) if r["workload"] == workload and r["status"] == "ok"]
+    if not rows:
+        die(f"could not measure the cached footprint of {workload}")
+    return float(rows[-1]["cached_mb"]) * 2**20
+
+
+def suite(args):
+    out = Path(args.csv)
+    probe = out.with_name(out.stem + "-footprint.csv")
+    for workload in args.workloads:
+        d = measure_footprint(workload, args.scale, probe)
+        heap = max(int(d * args.heap_fraction), 512 << 20)
+        cap = heap + size_bytes(args.cap_extra)
+        h2 = max(int(d * 2), 1 << 30)
+        mo_heap = int(d * 1.5) + heap
+        print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB")
+        for rep in range(args.repeat):
+            for config in args.configs:
+                ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
+                                        heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
+                                        mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
+                                        drop_caches=True, timeout=args.timeout, extra=[])
+                run(ns)
+    plot(argparse.Namespace(csv=str(out), out=str(out.parent)))
+
+
+def plot(args):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = read_rows(args.csv)
+    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
+    parts = [("other_s", "other", "#bbbbbb"), ("sd_s", "S/D", "#e69f00"),
+             ("minor_gc_s", "minor GC", "#56b4e9"), ("major_gc_s", "major GC", "#d55e00")]
+    fig, axes = plt.subplots(1, len(workloads), figsize=(2.2 * len(workloads) + 1, 3.6),
+                             squeeze=False)
+    for ax, w in zip(axes[0], workloads):
+        base = None
+        labels, bottoms = [], []
+        for config in CONFIGS:
+            rs = [r for r in rows if r["workload"] == w and r["config"] == config]
+            ok = [r for r in rs if r["status"] == "ok"]
+            if not rs:
+                continue
+            labels.append(config.upper())
+            if not ok:
+                bottoms.append(None)
+                continue
+            med = {p: statistics.median(float(r[p]) if r[p] != "nan" else 0.0 for r in ok)
+                   for p, _, _ in parts + [("wall_s", "", "")]}
+            if config == "sd":
+                base = med["wall_s"]
+            bottoms.append(med)
+        x = 0
+        for label, med in zip(labels, bottoms):
+            if med is None:
+                ax.text(x, 0.05, "OOM/fail", rotation=90, ha="center", fontsize=7)
+            else:
+                y = 0.0
+                for p, name, color in parts:
+                    h = med[p] / base if base else 0
+                    ax.bar(x, h, bottom=y, color=color, label=name if x == 0 else None)
+                    y += h
+            x += 1
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, fontsize=8)
+        ax.set_title(w, fontsize=9)
+    axes[0][0].set_ylabel("time, normalized to Spark-SD")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, loc="upper center", ncol=4, fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.9))
+    out = Path(args.out) / "spark-breakdown.png"
+    fig.savefig(out, dpi=120)
+    print(f"figure: {out}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("workload", choices=WORKLOADS)
+    r.add_argument("config", choices=CONFIGS)
+    r.add_argument("--scale", default="1")
+    r.add_argument("--heap", default="1g", help="H: the heap (H1 for TeraHeap)")
+    r.add_argument("--cap", help="DRAM cap over the JVM and its page cache")
+    r.add_argument("--h2", help="TeraHeap's H2 size (default: 4H, at least 2g)")
+    r.add_argument("--mo-heap", help="Spark-MO's heap (default: 3H)")
+    r.add_argument("--csv", default=str(DEFAULT_CSV))
+    r.add_argument("--profile", action="store_true", help="JFR samples for the S/D share")
+    r.add_argument("--drop-caches", action="store_true", help="drop the page cache first (root)")
+    r.add_argument("--timeout", type=int, default=3600)
+    r.add_argument("extra", nargs="*", help="more SparkBench arguments, after --")
+    c = sub.add_parser("check")
+    c.add_argument("csv")
+    s = sub.add_parser("suite")
+    s.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
+    s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS)
+    s.add_argument("--scale", default="10")
+    s.add_argument("--repeat", type=int, default=3)
+    s.add_argument("--heap-fraction", type=float, default=0.5, help="H as a fraction of D")
+    s.add_argument("--cap-extra", default="1g", help="the cap is H plus this")
+    s.add_argument("--csv", default=str(DEFAULT_CSV))
+    s.add_argument("--timeout", type=int, default=3600)
+    pl = sub.add_parser("plot")
+    pl.add_argument("csv")
+    pl.add_argument("--out", default=str(BUILD / "bench"))
+    args = p.parse_args()
+    if args.cmd == "run":
+        sys.exit(0 if run(args) else 1)
+    if args.cmd == "check":
+        sys.exit(0 if check(args) else 1)
+    if args.cmd == "suite":
+        suite(args)
+    if args.cmd == "plot":
+        plot(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+#!/bin/bash
+# The Spark tests: what teraheap-spark.jar does to unmodified Spark 3.5 (SparkCacheCheck, in local
+# mode and on a standalone cluster), and every workload of the benchmark suite at scale 1 in every
+# configuration, whose results must agree. One line per check, "PASS name" or "FAIL name", then
+# "N passed, N failed". SPARK_TEST_WORKLOADS="pr logr" narrows the workload runs.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source jvm/scripts/common.sh
+REPO=$PWD
+JDK=$REPO/build/jdk
+AGENT=$REPO/build/teraheap-spark.jar
+for f in "$JDK/bin/java" "$AGENT" build/spark-classpath.txt build/teraheap-bench-spark.jar; do
+  [ -e "$f" ] || die "$f is missing: run make first"
+done
+OUT=build/spark-tests
+rm -rf "$OUT" && mkdir -p "$OUT/classes" "$OUT/logs"
+SPARK_CP=$(cat build/spark-classpath.txt)
+"$STOCK_JDK/bin/javac" -d "$OUT/classes" -cp "$SPARK_CP:$AGENT" $(find tests/spark/src -name '*.java') \
+  || die "the Spark tests do not compile"
+"$STOCK_JDK/bin/jar" --create --file "$OUT/checks.jar" -C "$OUT/classes" .
+OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
+VERIFY="-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC"
+H2_DIR=$(mktemp -d "${TMPDIR:-/tmp}/teraheap-spark-test.XXXXXX")
+trap 'spark/cluster.sh stop >/dev/null 2>&1; rm -rf "$H2_DIR"' EXIT
+passed=0 failed=0
+
+result() {  # name status log
+  if [ "$2" -eq 0 ]; then
+    passed=$((passed + 1)); echo "PASS $1"
+  else
+    failed=$((failed + 1)); echo "FAIL $1 (log: $3)"; grep "^FAIL" "$3" | head -3
+  fi
+}
+
+check() {  # name java [jvm options...] -- scenario args...
+  local name=$1 java=$2; shift 2
+  local jvm=() log="$OUT/logs/$name.log"
+  while [ "$1" != "--" ]; do jvm+=("$1"); shift; done; shift
+  # shellcheck disable=SC2086
+  "$java" $OPTS -Xmx512m "${jvm[@]}" -cp "$OUT/checks.jar:$SPARK_CP:$AGENT" \
+    org.teraheap.sparktest.SparkCacheCheck "$@" >"$log" 2>&1
+  local status=$?
+  ls hs_err_pid*.log >/dev/null 2>&1 && { status=1; mv hs_err_pid*.log "$OUT/logs/"; }
+  result "$name" "$status" "$log"
+}
+
+TH=(-XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath="$H2_DIR" -javaagent:"$AGENT")
+# Cached blocks go to H2, Spark counts them there, and unpersist frees their regions.
+check h2-memory-and-disk "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_AND_DISK
+check h2-memory-only "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_ONLY
+check h2-memory-and-disk-2 "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_AND_DISK_2
+check h2-verify "$JDK/bin/java" "${TH[@]}" $VERIFY -Delements=300000 -- h2 MEMORY_AND_DISK
+# The same RDD overflows H1's storage pool without TeraHeap: the checks above are not vacuous.
+check spill-teraheap-off "$JDK/bin/java" -javaagent:"$AGENT" -- spill MEMORY_AND_DISK
+check spill-stock-jvm "$STOCK_JDK/bin/java" -javaagent:"$AGENT" -- spill MEMORY_AND_DISK
+# An H2 budget smaller than the RDD: the rest takes Spark's usual path.
+check budget-full "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=budgetBytes=80000000 \
+  -- budget MEMORY_AND_DISK
+
+# A standalone cluster: master, worker, two executors, each with its own H2 file.
+if master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/cluster-start.log"); then
+  check standalone-cluster "$JDK/bin/java" -Dspark.executor.cores=1 -Dspark.executor.memory=512m \
+    -Dspark.cores.max=2 -Dspark.jars="$REPO/$OUT/checks.jar" \
+    "-Dspark.executor.extraJavaOptions=-XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath=$H2_DIR -javaagent:$AGENT" \
+    -- cluster "$master"
+  spark/cluster.sh stop
+else
+  result standalone-cluster 1 "$OUT/logs/cluster-start.log"
+fi
+
+# Every workload at scale 1 in every configuration; then the results must agree.
+csv=$OUT/workloads.csv
+for w in ${SPARK_TEST_WORKLOADS:-pr cc sssp svdpp tc linr logr svm nb}; do
+  for c in sd g1 mo th; do
+    log=$OUT/logs/$w-$c.log
+    benchmarks/spark/bench.py run "$w" "$c" --scale 1 --heap 1g --h2 2g --mo-heap 2g --csv "$csv" \
+      >"$log" 2>&1
+    result "workload-$w-$c" $? "$log"
+  done
+done
+benchmarks/spark/bench.py check "$csv" >"$OUT/logs/agreement.log" 2>&1
+result "workload-results-agree" $? "$OUT/logs/agreement.log"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
