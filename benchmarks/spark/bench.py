@@ -80,7 +80,8 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
     for path in (JAVA, AGENT, BENCH_JAR, CLASSPATH):
         if not path.exists():
             die(f"{path} is missing: run make first")
-    options = [l for l in JAVA_OPTIONS.read_text().split() if l and not l.startswith("#")]
+    options = [l.strip() for l in JAVA_OPTIONS.read_text().splitlines()
+               if l.strip() and not l.startswith("#")]
     cmd = [str(JAVA)] + options
     storage = "MEMORY_AND_DISK"
     if config == "sd":
