@@ -1,75 +1,74 @@
 package org.teraheap.spark;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.apache.spark.TaskContext;
+import org.apache.spark.memory.MemoryManager;
 import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.storage.BlockId;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.apache.spark.storage.RDDBlockId;
+import org.apache.spark.storage.memory.DeserializedMemoryEntry;
+import org.apache.spark.storage.memory.MemoryEntry;
+import org.teraheap.TeraHeap;
 
 /**
- * Spark's storage memory for deserialized cached blocks, counted against H2 instead of H1.
+ * Spark's storage memory for deserialized cached RDD blocks, counted against H2 instead of H1.
  *
- * <p>Spark's memory manager decides whether a block may stay in memory from the room in H1's
- * storage pool. With TeraHeap, a deserialized block lives in H1 only until the next full GC moves
- * it to H2, so its bytes are counted here, against H2's capacity, and never enter H1's pool. The
- * advice woven into {@code MemoryStore} and {@code MemoryManager} routes the calls:
+ * <p>A block is built in H1, and Spark counts it in H1's storage pool while it unrolls: its
+ * objects really are in H1 then. Once the block is in the memory store, {@link #adopt} moves its
+ * count from H1's pool to this budget, if H2 has room, and tags the block for the move to H2
+ * at the next full GC. So H1's pool only ever holds blocks being built and blocks H2 had no room
+ * for, and a full H1 pool no longer spills or drops blocks that live in H2. When H2's budget is
+ * used up, a block simply stays counted in H1, untagged: Spark's usual path.
  *
- * <ul>
- *   <li>Each put of a deserialized RDD block is a {@link Put}. Its first request for memory
- *       decides where it is counted: here while H2 has room, otherwise in H1's pool, as Spark
- *       would. A put counted here that later finds H2 full fails, and Spark's usual path (spill
- *       to disk, or not caching) takes the block; it never falls back to H1 halfway, because
- *       Spark's transfer from unroll memory to storage memory must not fail.</li>
- *   <li>Unroll memory is counted per task, as {@code MemoryStore} does, and released first from
- *       here when the task releases unroll memory.</li>
- *   <li>Stored blocks are counted per block id, and released when {@code MemoryStore} removes
- *       the block (unpersist, block removal). H1's evictions never pick them: dropping them frees
- *       nothing in H1's pool.</li>
- * </ul>
- *
- * <p>Every method runs under the memory manager's lock (the advised methods are synchronized on
- * it), except {@link #beginPut} and {@link #endPut}, which touch only the calling thread.
+ * <p>Counts change under the memory manager's lock (adopt takes it; the advised release methods
+ * are synchronized on it), so they stay consistent with Spark's own; this object's lock is a
+ * leaf. The budget comes back when {@code MemoryStore.remove} drops a block (unpersist, block
+ * removal); H2's regions themselves are freed by the next full GC.
  */
 public final class H2StorageBudget {
-    private static final Logger LOG = LoggerFactory.getLogger("org.teraheap.spark");
-
-    /** How a put's memory is counted: not yet decided, here, or in H1's pool. */
-    enum Placement { UNDECIDED, H2, H1 }
-
-    /** One put of a deserialized RDD block, on the calling thread. */
-    static final class Put {
-        final BlockId block;
-        Placement placement = Placement.UNDECIDED;
-
-        Put(BlockId block) {
-            this.block = block;
-        }
-    }
+    /** The advice that must all be in place before any block is counted here. */
+    static final int ADVICE_NEEDED = 5;
 
     private static volatile H2StorageBudget instance;
-    private static final ThreadLocal<Put> CURRENT_PUT = new ThreadLocal<>();
-    private static final ThreadLocal<BlockId> CURRENT_REMOVAL = new ThreadLocal<>();
+    private static int adviceWoven;
+    private static boolean adviceMissing;
+    /** The block that {@code MemoryStore.remove} is removing on this thread, if any. */
+    private static final ThreadLocal<BlockId> REMOVING = new ThreadLocal<>();
 
     private final long capacity;
     private long used;
     private final Map<BlockId, Long> stored = new HashMap<>();
-    private final Map<Long, Long> unrollByTask = new HashMap<>();
-    private boolean warnedFull;
+    private boolean reportedFull;
 
     private H2StorageBudget(long capacity) {
         this.capacity = capacity;
     }
 
-    static void install(long capacity) {
+    static synchronized void install(long capacity) {
         instance = new H2StorageBudget(capacity);
     }
 
-    /** The budget, or null when the agent is inactive (stock JVM, TeraHeap off). */
+    /** One more piece of advice is woven into Spark. */
+    static synchronized void adviceWoven() {
+        adviceWoven++;
+    }
+
+    /** A piece of advice could not be woven: Spark is left entirely to itself. */
+    static synchronized void adviceMissing() {
+        adviceMissing = true;
+    }
+
+    /** The budget, or null while the agent is inactive (stock JVM, TeraHeap off, advice missing). */
     public static H2StorageBudget get() {
-        return instance;
+        H2StorageBudget budget = instance;
+        if (budget == null) {
+            return null;
+        }
+        synchronized (H2StorageBudget.class) {
+            return adviceWoven == ADVICE_NEEDED && !adviceMissing ? budget : null;
+        }
     }
 
     public long capacity() {
@@ -84,122 +83,84 @@ public final class H2StorageBudget {
         return stored.containsKey(block);
     }
 
-    // ---- Puts ----
-
-    public static void beginPut(BlockId block, MemoryMode mode) {
-        if (instance != null && mode == MemoryMode.ON_HEAP && block.isRDD()) {
-            CURRENT_PUT.set(new Put(block));
-        }
-    }
-
-    /** Ends the calling thread's put; returns whether it was counted here. */
-    public static boolean endPut() {
-        Put put = CURRENT_PUT.get();
-        CURRENT_PUT.remove();
-        return put != null && put.placement == Placement.H2;
-    }
-
-    /** Outcomes of a memory request, for the advice: let Spark decide, granted, refused. */
-    public static final int TO_SPARK = 0;
-    public static final int GRANTED = 1;
-    public static final int REFUSED = 2;
-
-    /** A request for unroll memory ({@code unroll}) or storage memory for {@code block}. */
-    public int acquire(BlockId block, long bytes, MemoryMode mode, boolean unroll) {
-        Put put = CURRENT_PUT.get();
-        if (put == null || mode != MemoryMode.ON_HEAP || !put.block.equals(block)
-            || put.placement == Placement.H1) {
-            return TO_SPARK;
-        }
-        synchronized (this) {
-            if (used + bytes <= capacity) {
-                used += bytes;
-                if (unroll) {
-                    unrollByTask.merge(currentTask(), bytes, Long::sum);
-                } else {
-                    stored.merge(block, bytes, Long::sum);
-                }
-                put.placement = Placement.H2;
-                return GRANTED;
-            }
-            if (!warnedFull) {
-                warnedFull = true;
-                LOG.warn("TeraHeap: the H2 budget for cached blocks ({} MB) is full; further blocks"
-                    + " take Spark's usual path (H1 storage, spill or recompute)", capacity >> 20);
-            }
-        }
-        if (put.placement == Placement.UNDECIDED) {
-            put.placement = Placement.H1;
-            return TO_SPARK;
-        }
-        return REFUSED;
-    }
-
     /**
-     * Releases up to {@code bytes} of the calling task's unroll memory from here; returns what
-     * is left for H1's pool.
+     * Called after {@code putIteratorAsValues} stored {@code block}: moves its count from H1's
+     * storage pool to H2's budget and tags its values as a root labelled with the RDD id.
      */
-    public synchronized long releaseUnroll(long bytes, MemoryMode mode) {
-        if (mode != MemoryMode.ON_HEAP) {
-            return bytes;
+    public static void adopt(BlockId block, MemoryManager memoryManager,
+                             LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
+        H2StorageBudget budget = get();
+        if (budget == null || !(block instanceof RDDBlockId)) {
+            return;
         }
-        long task = currentTask();
-        Long held = unrollByTask.get(task);
-        if (held == null) {
-            return bytes;
+        Object values;
+        synchronized (memoryManager) {
+            MemoryEntry<?> entry;
+            synchronized (entries) {
+                entry = entries.get(block);   // null if removed meanwhile
+            }
+            if (!(entry instanceof DeserializedMemoryEntry)) {
+                return;
+            }
+            if (!budget.take(block, entry.size())) {
+                return;   // H2 full: the block stays counted in H1, as Spark would have it
+            }
+            memoryManager.releaseStorageMemory(entry.size(), MemoryMode.ON_HEAP);
+            values = ((DeserializedMemoryEntry<?>) entry).value();
         }
-        long mine = Math.min(held, bytes);
-        if (held == mine) {
-            unrollByTask.remove(task);
-        } else {
-            unrollByTask.put(task, held - mine);
-        }
-        used -= mine;
-        return bytes - mine;
+        long rdd = ((RDDBlockId) block).rddId();
+        TeraHeap.tagRoot(values, rdd);
+        TeraHeap.move(rdd);
     }
 
-    // ---- Removals ----
-
-    public static void beginRemoval(BlockId block) {
-        H2StorageBudget budget = instance;
-        if (budget != null && budget.holds(block)) {
-            CURRENT_REMOVAL.set(block);
-        }
-    }
-
-    public static void endRemoval() {
-        CURRENT_REMOVAL.remove();
-    }
-
-    /**
-     * Called for every release of storage memory: when it is the removal of a block counted
-     * here, releases it here and returns true, so that H1's pool is left alone.
-     */
-    public boolean releaseStored() {
-        BlockId block = CURRENT_REMOVAL.get();
-        if (block == null) {
+    private synchronized boolean take(BlockId block, long bytes) {
+        if (used + bytes > capacity) {
+            if (!reportedFull) {
+                reportedFull = true;
+                System.err.printf("[teraheap-spark] H2's budget for cached blocks (%d MB) is full:"
+                    + " further blocks stay in H1's storage pool (spill or recompute when it is"
+                    + " full); -XX:TeraHeapSize sets H2's size%n", capacity >> 20);
+            }
             return false;
         }
-        CURRENT_REMOVAL.remove();
-        synchronized (this) {
-            Long bytes = stored.remove(block);
-            if (bytes == null) {
-                return false;
-            }
-            used -= bytes;
-            return true;
-        }
+        used += bytes;
+        stored.put(block, bytes);
+        return true;
     }
 
-    /** {@code MemoryStore.clear()}: every block and every unroll reservation goes. */
+    /** {@code MemoryStore.remove(block)} begins; returns what to restore when it ends. */
+    public static BlockId beginRemoval(BlockId block) {
+        BlockId outer = REMOVING.get();
+        REMOVING.set(block);
+        return outer;
+    }
+
+    public static void endRemoval(BlockId outer) {
+        REMOVING.set(outer);
+    }
+
+    /**
+     * Every {@code releaseStorageMemory} call: when it is the release of a block being removed
+     * and counted here, releases it here and returns true, so that H1's pool is left alone.
+     */
+    public synchronized boolean releaseRemoved(long bytes, MemoryMode mode) {
+        BlockId block = REMOVING.get();
+        if (block == null || mode != MemoryMode.ON_HEAP) {
+            return false;
+        }
+        Long mine = stored.get(block);
+        if (mine == null || mine != bytes) {
+            return false;
+        }
+        stored.remove(block);
+        used -= bytes;
+        REMOVING.set(null);
+        return true;
+    }
+
+    /** {@code MemoryStore.clear()}: every block goes. */
     public synchronized void releaseAll() {
         stored.clear();
-        unrollByTask.clear();
         used = 0;
-    }
-
-    private static long currentTask() {
-        TaskContext context = TaskContext.get();
-        return context == null ? -1L : context.taskAttemptId();
     }
 }

@@ -1,16 +1,17 @@
 package org.teraheap.spark;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 import org.teraheap.TeraHeap;
 
@@ -18,19 +19,19 @@ import org.teraheap.TeraHeap;
  * The Java agent that puts the blocks Spark caches deserialized into H2.
  *
  * <p>Given as {@code -javaagent:teraheap-spark.jar} to the driver and the executors. On a JVM
- * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into
- * three classes of unmodified Spark 3.5 as they load: {@code MemoryStore} tags each cached
- * deserialized RDD block as a root labelled with its RDD id and advises the move;
- * {@code UnifiedMemoryManager} and {@code MemoryManager} count those blocks against H2 rather
- * than H1's storage pool ({@link H2StorageBudget}).
+ * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into two
+ * classes of unmodified Spark 3.5 as they load: {@code MemoryStore} offers each deserialized RDD
+ * block it stores to {@link H2StorageBudget}, which counts it against H2 instead of H1's storage
+ * pool and tags it for the move; H1's evictions skip such blocks; {@code MemoryManager} returns
+ * their budget when they are removed. If any piece of advice does not fit the Spark version, the
+ * agent says so and leaves Spark entirely alone.
  *
  * <p>Agent options, comma separated after {@code =}: {@code budget=<fraction of H2>} (default
- * 0.9: H2 regions are filled per RDD, so the last region of each is partly empty) and
- * {@code budgetBytes=<bytes>} (an exact budget, for tests).
+ * 0.9: H2 regions are filled per RDD, so the last region of each is partly empty) or
+ * {@code budgetBytes=<bytes>} (an exact budget).
  */
 public final class TeraHeapAgent {
     private static final String MEMORY_STORE = "org.apache.spark.storage.memory.MemoryStore";
-    private static final String UNIFIED_MEMORY_MANAGER = "org.apache.spark.memory.UnifiedMemoryManager";
     private static final String MEMORY_MANAGER = "org.apache.spark.memory.MemoryManager";
 
     private TeraHeapAgent() {
@@ -46,33 +47,43 @@ public final class TeraHeapAgent {
         System.err.printf("[teraheap-spark] cached deserialized blocks go to H2: budget %d MB of %d MB%n",
             budget >> 20, capacity >> 20);
 
-        Set<String> woven = ConcurrentHashMap.newKeySet();
         new AgentBuilder.Default()
             .disableClassFormatChanges()
-            .with(new Failures(woven))
+            // Only Spark's two classes are looked at; nothing else is parsed.
+            .ignore(not(named(MEMORY_STORE).or(named(MEMORY_MANAGER))))
+            .with(new Failures())
             .type(named(MEMORY_STORE))
-            .transform((builder, type, loader, module, domain) -> builder
-                .visit(Advice.to(MemoryStoreAdvice.PutValues.class)
-                    .on(named("putIteratorAsValues").and(takesArguments(4))))
-                .visit(Advice.to(MemoryStoreAdvice.Remove.class)
-                    .on(named("remove").and(takesArguments(1))))
-                .visit(Advice.to(MemoryStoreAdvice.Evictable.class)
-                    .on(named("blockIsEvictable$1"))))
-            .type(named(UNIFIED_MEMORY_MANAGER))
-            .transform((builder, type, loader, module, domain) -> builder
-                .visit(Advice.to(MemoryManagerAdvice.AcquireStorage.class)
-                    .on(named("acquireStorageMemory").and(takesArguments(3))))
-                .visit(Advice.to(MemoryManagerAdvice.AcquireUnroll.class)
-                    .on(named("acquireUnrollMemory").and(takesArguments(3)))))
+            .transform((builder, type, loader, module, domain) -> {
+                builder = weave(builder, type, MemoryStoreAdvice.PutValues.class,
+                    named("putIteratorAsValues").and(takesArguments(4)));
+                builder = weave(builder, type, MemoryStoreAdvice.Remove.class,
+                    named("remove").and(takesArguments(1)));
+                return weave(builder, type, MemoryStoreAdvice.Evictable.class,
+                    named("blockIsEvictable$1"));
+            })
             .type(named(MEMORY_MANAGER))
-            .transform((builder, type, loader, module, domain) -> builder
-                .visit(Advice.to(MemoryManagerAdvice.ReleaseUnroll.class)
-                    .on(named("releaseUnrollMemory").and(takesArguments(2))))
-                .visit(Advice.to(MemoryManagerAdvice.ReleaseStorage.class)
-                    .on(named("releaseStorageMemory").and(takesArguments(2))))
-                .visit(Advice.to(MemoryManagerAdvice.ReleaseAll.class)
-                    .on(named("releaseAllStorageMemory"))))
+            .transform((builder, type, loader, module, domain) -> {
+                builder = weave(builder, type, MemoryManagerAdvice.ReleaseStorage.class,
+                    named("releaseStorageMemory").and(takesArguments(2)));
+                return weave(builder, type, MemoryManagerAdvice.ReleaseAll.class,
+                    named("releaseAllStorageMemory").and(takesArguments(0)));
+            })
             .installOn(instrumentation);
+    }
+
+    /** Weaves {@code advice} into the one method of {@code type} that {@code method} names. */
+    private static DynamicType.Builder<?> weave(DynamicType.Builder<?> builder, TypeDescription type,
+                                               Class<?> advice,
+                                               ElementMatcher<? super MethodDescription> method) {
+        if (type.getDeclaredMethods().filter(method).size() != 1) {
+            H2StorageBudget.adviceMissing();
+            System.err.println("[teraheap-spark] " + type.getName() + " lacks the method "
+                + advice.getSimpleName() + " adapts; this jar supports Spark 3.5."
+                + " Cached blocks stay in H1.");
+            return builder;
+        }
+        H2StorageBudget.adviceWoven();
+        return builder.visit(Advice.to(advice).on(method));
     }
 
     static long budgetBytes(String options, long capacity) {
@@ -84,44 +95,33 @@ public final class TeraHeapAgent {
                 try {
                     if (kv.length == 2 && kv[0].equals("budget")) {
                         fraction = Double.parseDouble(kv[1]);
-                        if (fraction <= 0 || fraction > 1) {
-                            throw new NumberFormatException();
+                        if (fraction > 0 && fraction <= 1) {
+                            continue;
                         }
-                        continue;
-                    }
-                    if (kv.length == 2 && kv[0].equals("budgetBytes")) {
+                    } else if (kv.length == 2 && kv[0].equals("budgetBytes")) {
                         bytes = Long.parseLong(kv[1]);
-                        continue;
+                        if (bytes >= 0) {
+                            continue;
+                        }
                     }
                 } catch (NumberFormatException e) {
                     // falls through to the error below
                 }
                 throw new IllegalArgumentException("teraheap-spark: bad agent option '" + option
-                    + "'; use budget=<fraction of H2, 0 to 1> or budgetBytes=<bytes>");
+                    + "'; use budget=<fraction of H2, above 0, at most 1> or budgetBytes=<bytes>");
             }
         }
         return bytes >= 0 ? Math.min(bytes, capacity) : (long) (capacity * fraction);
     }
 
-    /** Reports a Spark class that could not be woven: the jar does not fit this Spark version. */
+    /** Reports a Spark class that could not be adapted: Spark then runs without TeraHeap's help. */
     private static final class Failures extends AgentBuilder.Listener.Adapter {
-        private final Set<String> woven;
-
-        Failures(Set<String> woven) {
-            this.woven = woven;
-        }
-
-        @Override
-        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module,
-                                     boolean loaded, DynamicType dynamicType) {
-            woven.add(type.getName());
-        }
-
         @Override
         public void onError(String name, ClassLoader loader, JavaModule module, boolean loaded,
                             Throwable error) {
+            H2StorageBudget.adviceMissing();
             System.err.println("[teraheap-spark] cannot adapt " + name + " (" + error
-                + "); this jar supports Spark 3.5");
+                + "); this jar supports Spark 3.5. Cached blocks stay in H1.");
         }
     }
 }
