@@ -10,6 +10,8 @@
       cap, then draws the figures (bench.py plot)
   bench.py plot F [--out DIR]
       breakdown bars per workload, normalized to Spark-SD, like the papers' figures
+  bench.py table F
+      the medians per workload and configuration, as a Markdown table
 
 Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]:
   sd  Spark-SD: Parallel GC, heap H, MEMORY_AND_DISK (deserialized in memory, spilled serialized)
@@ -195,13 +197,19 @@ def run(args):
     with open(log, "w") as out:
         out.write(" ".join(cmd) + "\n")
         out.flush()
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True, cwd=run_dir,
-                              preexec_fn=limit.enter, timeout=args.timeout)
-        out.write(proc.stdout)
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True, cwd=run_dir,
+                                  preexec_fn=limit.enter, timeout=args.timeout)
+            stdout, code = proc.stdout, proc.returncode
+        except subprocess.TimeoutExpired as e:
+            stdout, code = e.stdout or "", None
+            if isinstance(stdout, bytes):
+                stdout = stdout.decode(errors="replace")
+        out.write(stdout)
     peak = limit.peak()
     limit.close()
     result = {}
-    for line in proc.stdout.splitlines():
+    for line in stdout.splitlines():
         if line.startswith("RESULT "):
             result = dict(kv.split("=", 1) for kv in line.split()[1:])
     text = log.read_text(errors="replace")
@@ -210,15 +218,19 @@ def run(args):
         shutil.move(str(crash), str(log_dir / f"{run_dir.name}-{crash.name}"))
     if crashes:
         status = "crashed"
-    elif proc.returncode == 0 and result:
+    elif code is None:
+        status = f"timeout({args.timeout}s)"
+    elif code == 0 and result:
         status = "ok"
     elif "OutOfMemoryError" in text:
         status = "java-oom"
-    elif proc.returncode in (-signal.SIGKILL, 137):
+    elif code in (-signal.SIGKILL, 137):
         status = "killed-at-cap"
     else:
-        status = f"failed({proc.returncode})"
+        status = f"failed({code})"
     minor, major, moved = gc_times(run_dir / "gc.log")
+    if (run_dir / "gc.log").exists():
+        shutil.copy(run_dir / "gc.log", log.with_suffix(".gc.log"))
     wall = float(result.get("seconds", "nan"))
     fraction = sd_fraction(run_dir / "run.jfr") if args.profile else None
     sd = wall * fraction if fraction is not None and status == "ok" else float("nan")
@@ -293,12 +305,17 @@ def suite(args):
     out = Path(args.csv)
     probe = out.with_name(out.stem + "-footprint.csv")
     for workload in args.workloads:
-        d = measure_footprint(workload, args.scale, probe)
-        heap = max(int(d * args.heap_fraction), 512 << 20)
+        if args.heap:
+            # A fixed H; D is still reported, from the Spark-MO runs, which cache everything.
+            heap = size_bytes(args.heap)
+            d = size_bytes(args.footprint) if args.footprint else 2 * heap
+        else:
+            d = measure_footprint(workload, args.scale, probe)
+            heap = max(int(d * args.heap_fraction), 512 << 20)
         cap = heap + size_bytes(args.cap_extra)
-        h2 = max(int(d * 2), 1 << 30)
+        h2 = max(int(d * 2), 2 << 30)
         mo_heap = int(d * 1.5) + heap
-        print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB")
+        print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB", flush=True)
         for rep in range(args.repeat):
             for config in args.configs:
                 ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
@@ -318,10 +335,14 @@ def plot(args):
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
     parts = [("other_s", "other", "#bbbbbb"), ("sd_s", "S/D", "#e69f00"),
              ("minor_gc_s", "minor GC", "#56b4e9"), ("major_gc_s", "major GC", "#d55e00")]
-    fig, axes = plt.subplots(1, len(workloads), figsize=(2.2 * len(workloads) + 1, 3.6),
+    ncols = min(5, len(workloads))
+    nrows = (len(workloads) + ncols - 1) // ncols
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.4 * ncols + 1, 3.2 * nrows + 0.6),
                              squeeze=False)
-    for ax, w in zip(axes[0], workloads):
-        base = None
+    for ax in axes.flat[len(workloads):]:
+        ax.axis("off")
+    for ax, w in zip(axes.flat, workloads):
+        base, base_name = None, ""
         labels, bottoms = [], []
         for config in CONFIGS:
             rs = [r for r in rows if r["workload"] == w and r["config"] == config]
@@ -334,13 +355,13 @@ def plot(args):
                 continue
             med = {p: statistics.median(float(r[p]) if r[p] != "nan" else 0.0 for r in ok)
                    for p, _, _ in parts + [("wall_s", "", "")]}
-            if config == "sd":
-                base = med["wall_s"]
+            if base is None:   # Spark-SD, or the first configuration that ran if it failed
+                base, base_name = med["wall_s"], config.upper()
             bottoms.append(med)
         x = 0
         for label, med in zip(labels, bottoms):
             if med is None:
-                ax.text(x, 0.05, "OOM/fail", rotation=90, ha="center", fontsize=7)
+                ax.text(x, 0.05, "failed", rotation=90, ha="center", va="bottom", fontsize=8)
             else:
                 y = 0.0
                 for p, name, color in parts:
@@ -350,14 +371,46 @@ def plot(args):
             x += 1
         ax.set_xticks(range(len(labels)))
         ax.set_xticklabels(labels, fontsize=8)
-        ax.set_title(w, fontsize=9)
-    axes[0][0].set_ylabel("time, normalized to Spark-SD")
+        ax.set_title(w if base_name == "SD" else f"{w} (normalized to {base_name})", fontsize=9)
+    for row in axes:
+        row[0].set_ylabel("time / Spark-SD's")
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=4, fontsize=8)
     fig.tight_layout(rect=(0, 0, 1, 0.9))
     out = Path(args.out) / "spark-breakdown.png"
     fig.savefig(out, dpi=120)
     print(f"figure: {out}")
+
+
+def table(args):
+    """A Markdown table of the medians per workload and configuration."""
+    rows = read_rows(args.csv)
+    print("| workload | D (MB) | H (MB) | cap (MB) | " + " | ".join(CONFIG_NAMES[c] for c in CONFIGS)
+          + " | Spark-SD / TeraHeap | moved to H2 (MB) |")
+    print("| --- " * (len(CONFIGS) + 6) + "|")
+    for w in WORKLOADS:
+        rs = [r for r in rows if r["workload"] == w]
+        if not rs:
+            continue
+        ok = {c: [r for r in rs if r["config"] == c and r["status"] == "ok"] for c in CONFIGS}
+        med = {c: statistics.median(float(r["wall_s"]) for r in ok[c]) if ok[c] else None
+               for c in CONFIGS}
+        cells = []
+        for c in CONFIGS:
+            runs = [r for r in rs if r["config"] == c]
+            if med[c] is None:
+                cells.append(runs[0]["status"] if runs else "-")
+            else:
+                cells.append(f"{med[c]:.1f} s ({len(ok[c])}/{len(runs)})")
+        # D: the largest cached footprint (memory + disk) any configuration reached; a
+        # configuration that drops blocks (SVD++ caches MEMORY_ONLY) reaches less.
+        d = max((statistics.median(float(r["cached_mb"]) for r in ok[c]) for c in CONFIGS if ok[c]),
+                default=0.0)
+        ratio = f"{med['sd'] / med['th']:.2f}" if med["sd"] and med["th"] else "-"
+        moved = statistics.median(float(r["h2_moved_mb"]) for r in ok["th"]) if ok["th"] else 0
+        sd_rows = [r for r in rs if r["config"] == "sd"] or rs
+        print(f"| {w} | {d:.0f} | {sd_rows[0]['heap_mb']} | {sd_rows[0]['cap_mb']} | "
+              + " | ".join(cells) + f" | {ratio} | {moved:.0f} |")
 
 
 def main():
@@ -384,9 +437,13 @@ def main():
     s.add_argument("--scale", default="10")
     s.add_argument("--repeat", type=int, default=3)
     s.add_argument("--heap-fraction", type=float, default=0.5, help="H as a fraction of D")
+    s.add_argument("--heap", help="a fixed H instead (no footprint run first)")
+    s.add_argument("--footprint", help="with --heap: the D to size H2 and Spark-MO's heap for")
     s.add_argument("--cap-extra", default="1g", help="the cap is H plus this")
     s.add_argument("--csv", default=str(DEFAULT_CSV))
-    s.add_argument("--timeout", type=int, default=3600)
+    s.add_argument("--timeout", type=int, default=900, help="seconds per run")
+    t = sub.add_parser("table")
+    t.add_argument("csv")
     pl = sub.add_parser("plot")
     pl.add_argument("csv")
     pl.add_argument("--out", default=str(BUILD / "bench"))
@@ -399,6 +456,8 @@ def main():
         suite(args)
     if args.cmd == "plot":
         plot(args)
+    if args.cmd == "table":
+        table(args)
 
 
 if __name__ == "__main__":
