@@ -1,6 +1,7 @@
 #!/bin/bash
 # The demonstration `make demo` runs: the same program on the TeraHeap JDK with its defaults,
-# and on the stock Debian JDK, where the API does nothing.
+# and on the stock Debian JDK, where the API does nothing; then a small Spark job with Spark's
+# own cache and with TeraHeap, giving the same result.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 API=build/teraheap-api.jar
@@ -13,3 +14,11 @@ echo "$out" | grep -v '^\[' || true
 echo
 echo "== Stock Debian JDK, same program and jar"
 build/stock-jdk/bin/java -cp "$API" demo/Demo.java
+echo
+echo "== Spark 3.5 (from Maven Central), PageRank at scale 1, Spark's own cache against TeraHeap"
+echo "   (benchmarks/spark/bench.py run pr sd|th --scale 1; rows in build/bench/demo-spark.csv)"
+rm -f build/bench/demo-spark.csv
+for config in sd th; do
+  benchmarks/spark/bench.py run pr "$config" --scale 1 --heap 1g --h2 2g --csv build/bench/demo-spark.csv
+done
+benchmarks/spark/bench.py check build/bench/demo-spark.csv && echo "same result with and without TeraHeap"
