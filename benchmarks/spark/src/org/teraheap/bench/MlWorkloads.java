@@ -8,11 +8,13 @@ import org.apache.spark.mllib.classification.SVMModel;
 import org.apache.spark.mllib.classification.SVMWithSGD;
 import org.apache.spark.mllib.linalg.Vector;
 import org.apache.spark.mllib.linalg.Vectors;
+import org.apache.spark.mllib.optimization.Gradient;
 import org.apache.spark.mllib.optimization.GradientDescent;
 import org.apache.spark.mllib.optimization.LeastSquaresGradient;
 import org.apache.spark.mllib.optimization.LogisticGradient;
 import org.apache.spark.mllib.optimization.SimpleUpdater;
 import org.apache.spark.mllib.optimization.SquaredL2Updater;
+import org.apache.spark.mllib.optimization.Updater;
 import org.apache.spark.mllib.regression.LabeledPoint;
 import org.apache.spark.rdd.RDD;
 
@@ -52,19 +54,23 @@ final class MlWorkloads {
      * package-private in Scala), so MLlib's optimizer is called directly, as that class did.
      */
     static SparkBench.Outcome linearRegression(JavaSparkContext jsc, SparkBench.Params p) {
-        JavaRDD<LabeledPoint> points = cachedPoints(jsc, p, Generators.Labels.LINEAR);
-        Tuple2<Vector, double[]> fit = GradientDescent.runMiniBatchSGD(labelled(points),
-                new LeastSquaresGradient(), new SimpleUpdater(), 0.5, p.iterations(), 0.0, 1.0,
-                Vectors.zeros(Generators.FEATURES), 0.0);
-        return weights(fit._1().toArray(), p);
+        return gradientDescent(jsc, p, Generators.Labels.LINEAR, new LeastSquaresGradient(),
+                new SimpleUpdater(), 0.5, 0.0);
     }
 
     /** Logistic regression (binary), as LogisticRegressionWithSGD did: LogisticGradient + L2. */
     static SparkBench.Outcome logisticRegression(JavaSparkContext jsc, SparkBench.Params p) {
-        JavaRDD<LabeledPoint> points = cachedPoints(jsc, p, Generators.Labels.LOGISTIC);
-        Tuple2<Vector, double[]> fit = GradientDescent.runMiniBatchSGD(labelled(points),
-                new LogisticGradient(), new SquaredL2Updater(), 1.0, p.iterations(), 0.01, 1.0,
-                Vectors.zeros(Generators.FEATURES), 0.0);
+        return gradientDescent(jsc, p, Generators.Labels.LOGISTIC, new LogisticGradient(),
+                new SquaredL2Updater(), 1.0, 0.01);
+    }
+
+    /** Full-batch gradient descent from zero weights with MLlib's optimizer. */
+    private static SparkBench.Outcome gradientDescent(JavaSparkContext jsc, SparkBench.Params p,
+                                                      Generators.Labels labels, Gradient gradient,
+                                                      Updater updater, double step, double reg) {
+        JavaRDD<LabeledPoint> points = cachedPoints(jsc, p, labels);
+        Tuple2<Vector, double[]> fit = GradientDescent.runMiniBatchSGD(labelled(points), gradient,
+                updater, step, p.iterations(), reg, 1.0, Vectors.zeros(Generators.FEATURES), 0.0);
         return weights(fit._1().toArray(), p);
     }
 
