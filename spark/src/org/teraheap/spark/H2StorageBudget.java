@@ -34,6 +34,8 @@ public final class H2StorageBudget {
     private static volatile H2StorageBudget instance;
     private static int adviceWoven;
     private static boolean adviceMissing;
+    /** Set once every piece of advice is in place and none is missing. */
+    private static volatile boolean ready;
     /** The block that {@code MemoryStore.remove} is removing on this thread, if any. */
     private static final ThreadLocal<BlockId> REMOVING = new ThreadLocal<>();
 
@@ -46,37 +48,25 @@ public final class H2StorageBudget {
         this.capacity = capacity;
     }
 
-    static synchronized void install(long capacity) {
+    static void install(long capacity) {
         instance = new H2StorageBudget(capacity);
     }
 
     /** One more piece of advice is woven into Spark. */
     static synchronized void adviceWoven() {
         adviceWoven++;
+        ready = adviceWoven == ADVICE_NEEDED && !adviceMissing;
     }
 
     /** A piece of advice could not be woven: Spark is left entirely to itself. */
     static synchronized void adviceMissing() {
         adviceMissing = true;
+        ready = false;
     }
 
     /** The budget, or null while the agent is inactive (stock JVM, TeraHeap off, advice missing). */
     public static H2StorageBudget get() {
-        H2StorageBudget budget = instance;
-        if (budget == null) {
-            return null;
-        }
-        synchronized (H2StorageBudget.class) {
-            return adviceWoven == ADVICE_NEEDED && !adviceMissing ? budget : null;
-        }
-    }
-
-    public long capacity() {
-        return capacity;
-    }
-
-    public synchronized long used() {
-        return used;
+        return ready ? instance : null;
     }
 
     public synchronized boolean holds(BlockId block) {
