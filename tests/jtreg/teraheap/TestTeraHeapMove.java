@@ -2,15 +2,21 @@
  * @test
  * @summary Tagged groups move to H2 at a full GC and stay correct ordinary objects through
  *          later minor and full GCs: contents, identity hashes, monitors, mutation with young,
- *          old and H2 objects, cross-group links, transient fields left in H1, dropped groups
- *          freed by region, weak references into freed regions cleared.
+ *          old and H2 objects, cross-group links, transient fields left in H1 (but collections'
+ *          contents, which their writeObject writes, moved), dropped groups freed by region, weak
+ *          references into freed regions cleared.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1200 TestTeraHeapMove
  */
 
+import java.io.IOException;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
@@ -47,6 +53,17 @@ public class TestTeraHeapMove {
         }
     }
 
+    /** Writes its transient field itself, as collections do: the field's target is data and moves. */
+    static final class SelfSerialized implements Serializable {
+        transient int[] state;
+        transient Object scratch;   // not written, but moves too: the rule is per class
+
+        private void writeObject(ObjectOutputStream out) throws IOException {
+            out.defaultWriteObject();
+            out.writeObject(state);
+        }
+    }
+
     static Node chain(long label, int n, int size) {
         Node head = null;
         for (int i = n - 1; i >= 0; i--) {
@@ -75,6 +92,7 @@ public class TestTeraHeapMove {
             check(TeraHeap.isEnabled(), "TeraHeap is on");
             Node[] heads = new Node[groups];
             Object[] big = moveGroups(heads);
+            moveCollections();
             mutate(heads, big);
             dropHalf(heads);
             System.out.println("SCENARIO-OK");
@@ -118,6 +136,38 @@ public class TestTeraHeapMove {
                 }
             }
             return big;
+        }
+
+        /** Collections keep their contents in transient fields that their writeObject writes. */
+        static void moveCollections() {
+            Map<Integer, int[]> map = new HashMap<>();
+            List<String> list = new ArrayList<>();
+            for (int i = 0; i < 1000; i++) {
+                map.put(i, new int[] {i, -i});
+                list.add("element-" + i);
+            }
+            SelfSerialized self = new SelfSerialized();
+            self.state = new int[] {7, 8, 9};
+            self.scratch = new StringBuilder("self-scratch");
+            Object[] root = {map, list, self};
+            TeraHeap.tagRoot(root, 200);
+            TeraHeap.move(200);
+            System.gc();
+            System.gc();   // a full GC with the collections already in H2
+
+            check(TeraHeap.isInH2(root) && TeraHeap.isInH2(map) && TeraHeap.isInH2(list), "collections in H2");
+            check(TeraHeap.isInH2(map.get(500)), "a HashMap's values move with it");
+            check(TeraHeap.isInH2(list.get(500)), "an ArrayList's elements move with it");
+            check(TeraHeap.isInH2(self.state), "a writeObject class's transient field moves");
+            // Which fields writeObject writes is not known: all of that class's transient fields move.
+            check(TeraHeap.isInH2(self.scratch), "every transient field of a writeObject class moves");
+            churn(64);
+            System.gc();
+            for (int i = 0; i < 1000; i++) {
+                int[] v = map.get(i);
+                check(v[0] == i && v[1] == -i && list.get(i).equals("element-" + i), "collection contents intact");
+            }
+            check(self.state[2] == 9 && self.scratch.toString().equals("self-scratch"), "fields intact");
         }
 
         static void mutate(Node[] heads, Object[] big) {

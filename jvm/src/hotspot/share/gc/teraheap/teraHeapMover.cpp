@@ -12,6 +12,7 @@
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "classfile/symbolTable.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
@@ -22,9 +23,23 @@
 #include "runtime/signature.hpp"
 #include "utilities/copy.hpp"
 
+static Symbol* probe_symbol(const char* s) {
+  return SymbolTable::probe(s, (int)strlen(s));
+}
+
 TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions) :
   _regions(regions), _queue(1024), _transients(),
+  // NULL if no loaded class uses the name: then no class declares the method.
+  _write_object_name(probe_symbol("writeObject")),
+  _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
   _label(0), _h2_full(false), _objects(0), _words(0) {}
+
+bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
+  return _write_object_name != NULL && _write_object_signature != NULL &&
+         ik->find_local_method(_write_object_name, _write_object_signature,
+                               Klass::OverpassLookupMode::skip, Klass::StaticLookupMode::skip,
+                               Klass::PrivateLookupMode::find) != NULL;
+}
 
 bool TeraHeapMover::can_move(oop obj) {
   if (TeraHeap::is_in_h2(obj) || !PSParallelCompact::mark_bitmap()->is_marked(obj)) {
@@ -102,6 +117,12 @@ GrowableArray<int>* TeraHeapMover::transient_offsets(Klass* k) {
   }
   GrowableArray<int>* offsets = new GrowableArray<int>(0);
   for (InstanceKlass* ik = InstanceKlass::cast(k); ik != NULL; ik = ik->java_super()) {
+    // A class with its own writeObject serializes its transient fields by hand
+    // (java.util.HashMap's and Scala's HashMap's tables, ArrayList's elements):
+    // they are part of the data and move with it.
+    if (writes_own_serial_form(ik)) {
+      continue;
+    }
     for (JavaFieldStream fs(ik); !fs.done(); fs.next()) {
       if (!fs.access_flags().is_static() && fs.access_flags().is_transient() &&
           is_reference_type(Signature::basic_type(fs.signature()))) {

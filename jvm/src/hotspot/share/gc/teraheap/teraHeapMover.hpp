@@ -10,6 +10,8 @@
 #include "utilities/growableArray.hpp"
 #include "utilities/resourceHash.hpp"
 
+class InstanceKlass;
+class Symbol;
 class TeraHeapRegions;
 
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
@@ -20,9 +22,10 @@ class TeraHeapRegions;
 // and the live-data summary, so compaction treats it as free space; then the
 // copy's fields are followed. Before compaction overwrites the old copies,
 // every H1 reference to them is redirected (redirect_h1_references). What the closure
-// skips: transient fields (a serializer would skip them too), Class objects,
-// class loaders and java.lang.ref.Reference objects; their targets stay in H1
-// and become backward references, found later through H2's cards.
+// skips: transient fields, as a serializer would (but not those of a class that
+// writes them itself with a writeObject method, as collections do), Class
+// objects, class loaders and java.lang.ref.Reference objects; their targets stay
+// in H1 and become backward references, found later through H2's cards.
 class TeraHeapMover : public StackObj {
   typedef ResourceHashtable<const Klass*, GrowableArray<int>*, primitive_hash<const Klass*>,
                             primitive_equals<const Klass*>, 1031> TransientFields;
@@ -30,6 +33,8 @@ class TeraHeapMover : public StackObj {
   TeraHeapRegions*    _regions;
   GrowableArray<oop>  _queue;
   TransientFields     _transients;
+  Symbol*             _write_object_name;
+  Symbol*             _write_object_signature;
   jlong               _label;
   bool                _h2_full;
   size_t              _objects;
@@ -37,6 +42,7 @@ class TeraHeapMover : public StackObj {
 
   void unmark(oop old_copy, size_t words);
   GrowableArray<int>* transient_offsets(Klass* k);
+  bool writes_own_serial_form(InstanceKlass* ik) const;
 
 public:
   TeraHeapMover(TeraHeapRegions* regions);
