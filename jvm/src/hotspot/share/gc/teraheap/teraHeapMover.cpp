@@ -28,7 +28,7 @@ static Symbol* probe_symbol(const char* s) {
 }
 
 TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions) :
-  _regions(regions), _queue(1024), _transients(),
+  _regions(regions), _slots(1024), _transients(),
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
@@ -104,9 +104,9 @@ oop TeraHeapMover::copy(oop obj) {
   TeraHeapCards::dirty_range(MemRegion(to, words));
   obj->forward_to(moved);
   unmark(obj, words);
-  _queue.push(moved);
   _objects++;
   _words += words;
+  push_fields(moved);
   return moved;
 }
 
@@ -134,16 +134,21 @@ GrowableArray<int>* TeraHeapMover::transient_offsets(Klass* k) {
   return offsets;
 }
 
-class TeraHeapFollowClosure : public BasicOopIterateClosure {
-  TeraHeapMover* _mover;
+// Pushes the slots of an H2 copy's fields that lead into H1; references to
+// H2 are recorded as region dependencies at once. Same label: recorded for
+// good. Another label: the card (dirty since the copy) keeps the link, and
+// the adjust step keeps the card non-clean.
+class TeraHeapPushFieldsClosure : public BasicOopIterateClosure {
   TeraHeapRegions* _regions;
+  GrowableArray<void*>* _slots;
   address _base;
   uint _region;
   GrowableArray<int>* _transient;
 
 public:
-  TeraHeapFollowClosure(TeraHeapMover* mover, TeraHeapRegions* regions, oop copy, GrowableArray<int>* transient) :
-    _mover(mover), _regions(regions), _base(cast_from_oop<address>(copy)),
+  TeraHeapPushFieldsClosure(TeraHeapRegions* regions, GrowableArray<void*>* slots, oop copy,
+                            GrowableArray<int>* transient) :
+    _regions(regions), _slots(slots), _base(cast_from_oop<address>(copy)),
     _region(regions->index_of(copy)), _transient(transient) {}
 
   template <class T> void do_oop_work(T* p) {
@@ -152,26 +157,21 @@ public:
       return;
     }
     oop target = CompressedOops::decode_not_null(heap_oop);
-    if (!TeraHeap::is_in_h2(target)) {
-      if (_transient != NULL && _transient->contains((int)((address)p - _base))) {
-        return;   // stays in H1: a backward reference
-      }
-      oop moved = _mover->copy(target);
-      if (moved == NULL) {
-        return;   // stays in H1: a backward reference
-      }
-      RawAccess<IS_NOT_NULL>::oop_store(p, moved);
-      target = moved;
-    }
-    // Same label: recorded for good. Another label: the card (dirty since the
-    // copy) keeps the link, and the adjust step keeps the card non-clean.
-    _regions->add_dependency(_region, _regions->index_of(target));
+    if (TeraHeap::is_in_h2(target)) {
+      _regions->add_dependency(_region, _regions->index_of(target));
+    } else if (_transient == NULL || !_transient->contains((int)((address)p - _base))) {
+      _slots->push(p);
+    }   // else a transient field: its target stays in H1, a backward reference
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
-void TeraHeapMover::follow(oop copy) {
+// The fields are pushed so that the first is popped first: a group is laid out
+// depth-first, in the order a program walking it (or a serializer) visits it,
+// so that a scan over a moved partition reads H2 front to back, which the
+// kernel's read-ahead serves well when H2 is paged.
+void TeraHeapMover::push_fields(oop copy) {
   Klass* k = copy->klass();
   GrowableArray<int>* transient = NULL;
   if (k->is_instance_klass()) {
@@ -180,15 +180,40 @@ void TeraHeapMover::follow(oop copy) {
       transient = NULL;
     }
   }
-  TeraHeapFollowClosure cl(this, _regions, copy, transient);
+  const int first = _slots.length();
+  TeraHeapPushFieldsClosure cl(_regions, &_slots, copy, transient);
   copy->oop_iterate(&cl);
+  for (int i = first, j = _slots.length() - 1; i < j; i++, j--) {
+    void* const top = _slots.at(j);
+    _slots.at_put(j, _slots.at(i));
+    _slots.at_put(i, top);
+  }
+}
+
+template <class T> void TeraHeapMover::move_field(T* p) {
+  const T heap_oop = RawAccess<IS_NOT_NULL>::oop_load(p);
+  oop target = CompressedOops::decode_not_null(heap_oop);
+  if (!TeraHeap::is_in_h2(target)) {
+    oop moved = copy(target);
+    if (moved == NULL) {
+      return;   // stays in H1: a backward reference
+    }
+    RawAccess<IS_NOT_NULL>::oop_store(p, moved);
+    target = moved;
+  }
+  _regions->add_dependency(_regions->index_of(p), _regions->index_of(target));
 }
 
 bool TeraHeapMover::move_group(oop root, jlong label) {
   _label = label;
   copy(root);
-  while (_queue.is_nonempty()) {
-    follow(_queue.pop());
+  while (_slots.is_nonempty()) {
+    void* const slot = _slots.pop();
+    if (UseCompressedOops) {
+      move_field((narrowOop*)slot);
+    } else {
+      move_field((oop*)slot);
+    }
   }
   return !_h2_full;
 }

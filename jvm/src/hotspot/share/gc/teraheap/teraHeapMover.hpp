@@ -16,11 +16,11 @@ class TeraHeapRegions;
 
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
 // full GC, after marking and before the collector computes new addresses.
-// One object at a time from a work stack: each object is copied into a region
-// of the group's label, the old copy's mark word becomes a forwarding pointer
-// (the copy keeps the original mark), and the old copy leaves the mark bitmap
-// and the live-data summary, so compaction treats it as free space; then the
-// copy's fields are followed. Before compaction overwrites the old copies,
+// Depth-first from a stack of H2 fields still to follow: each object is copied
+// into a region of the group's label, the old copy's mark word becomes a
+// forwarding pointer (the copy keeps the original mark), and the old copy
+// leaves the mark bitmap and the live-data summary, so compaction treats it as
+// free space; then the copy's fields are pushed, the first on top. Before compaction overwrites the old copies,
 // every H1 reference to them is redirected (redirect_h1_references). What the closure
 // skips: transient fields, as a serializer would (but not those of a class that
 // writes them itself with a writeObject method, as collections do), Class
@@ -31,7 +31,7 @@ class TeraHeapMover : public StackObj {
                             primitive_equals<const Klass*>, 1031> TransientFields;
 
   TeraHeapRegions*    _regions;
-  GrowableArray<oop>  _queue;
+  GrowableArray<void*> _slots;   // H2 fields (oop* or narrowOop*) to follow
   TransientFields     _transients;
   Symbol*             _write_object_name;
   Symbol*             _write_object_signature;
@@ -43,6 +43,8 @@ class TeraHeapMover : public StackObj {
   void unmark(oop old_copy, size_t words);
   GrowableArray<int>* transient_offsets(Klass* k);
   bool writes_own_serial_form(InstanceKlass* ik) const;
+  void push_fields(oop copy);
+  template <class T> void move_field(T* p);
 
 public:
   TeraHeapMover(TeraHeapRegions* regions);
@@ -52,7 +54,6 @@ public:
   bool move_group(oop root, jlong label);
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);
-  void follow(oop copy);
 
   size_t objects_moved() const { return _objects; }
   size_t words_moved() const { return _words; }
