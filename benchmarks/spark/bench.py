@@ -54,7 +54,7 @@ CONFIGS = ["sd", "g1", "mo", "th"]
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th": "TeraHeap"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
-          "peak_mb", "checksum", "tolerance", "log"]
+          "peak_mb", "checksum", "tolerance", "log", "major_faults"]
 
 # Stack frames that are serialization or deserialization (Kryo's read and write paths, and
 # Spark's streams around them), as the papers' profiler attributed S/D time.
@@ -134,6 +134,16 @@ class MemoryCap:
     def peak(self):
         return int((self.path / "memory.max_usage_in_bytes").read_text()) if self.path else 0
 
+    def major_faults(self):
+        """Page faults that read from the disk (H2's pages, a mapped heap, jars), or '' uncapped."""
+        if not self.path:
+            return ""
+        for line in (self.path / "memory.stat").read_text().splitlines():
+            key, value = line.split()
+            if key == "total_pgmajfault":
+                return value
+        return ""
+
     def close(self):
         if self.path:
             try:
@@ -207,6 +217,7 @@ def run(args):
                 stdout = stdout.decode(errors="replace")
         out.write(stdout)
     peak = limit.peak()
+    faults = limit.major_faults()
     limit.close()
     result = {}
     for line in stdout.splitlines():
@@ -243,19 +254,23 @@ def run(args):
            "h2_moved_mb": f"{moved / 2**20:.1f}",
            "cached_mb": f"{int(result.get('cached_bytes', 0)) / 2**20:.1f}",
            "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
-           "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO))}
+           "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
+           "major_faults": faults}
     csv_file = Path(args.csv)
     csv_file.parent.mkdir(parents=True, exist_ok=True)
     new = not csv_file.exists() or csv_file.stat().st_size == 0
+    # A CSV begun by an older bench.py keeps its columns.
+    fields = FIELDS if new else next(csv.reader(open(csv_file)))
     with open(csv_file, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS)
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         if new:
             w.writeheader()
         w.writerow(row)
     shutil.rmtree(run_dir, ignore_errors=True)
     print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
           f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
-          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, checksum {row['checksum']}")
+          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
+          f"checksum {row['checksum']}")
     return status == "ok"
 
 

@@ -3,8 +3,8 @@
  * @summary Tagged groups move to H2 at a full GC and stay correct ordinary objects through
  *          later minor and full GCs: contents, identity hashes, monitors, mutation with young,
  *          old and H2 objects, cross-group links, transient fields left in H1 (but collections'
- *          contents, which their writeObject writes, moved), dropped groups freed by region, weak
- *          references into freed regions cleared.
+ *          contents, which their writeObject writes, moved), a group laid out depth-first,
+ *          dropped groups freed by region, weak references into freed regions cleared.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1200 TestTeraHeapMove
  */
@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -93,6 +94,7 @@ public class TestTeraHeapMove {
             Node[] heads = new Node[groups];
             Object[] big = moveGroups(heads);
             moveCollections();
+            checkDepthFirstLayout();
             mutate(heads, big);
             dropHalf(heads);
             System.out.println("SCENARIO-OK");
@@ -168,6 +170,45 @@ public class TestTeraHeapMove {
                 check(v[0] == i && v[1] == -i && list.get(i).equals("element-" + i), "collection contents intact");
             }
             check(self.state[2] == 9 && self.scratch.toString().equals("self-scratch"), "fields intact");
+        }
+
+        static final class Record {
+            final int[] values;
+            Record(int i) {
+                values = new int[] {i, i + 1, i + 2};
+            }
+        }
+
+        /** Each record is followed in H2 by what it refers to, then by the next record. */
+        static void checkDepthFirstLayout() throws Exception {
+            Record[] partition = new Record[1000];
+            for (int i = 0; i < partition.length; i++) {
+                partition[i] = new Record(i);
+            }
+            TeraHeap.tagRoot(partition, 300);
+            TeraHeap.move(300);
+            System.gc();
+            check(TeraHeap.isInH2(partition[999].values), "the partition moved");
+
+            // Addresses in the order a scan visits them: record, its values, next record, ...
+            Object[] visits = new Object[2 * partition.length];
+            for (int i = 0; i < partition.length; i++) {
+                visits[2 * i] = partition[i];
+                visits[2 * i + 1] = partition[i].values;
+            }
+            Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+            f.setAccessible(true);
+            sun.misc.Unsafe unsafe = (sun.misc.Unsafe) f.get(null);
+            long base = unsafe.arrayBaseOffset(Object[].class);
+            int scale = unsafe.arrayIndexScale(Object[].class);
+            long previous = Long.MIN_VALUE;
+            for (int i = 0; i < visits.length; i++) {
+                // A reference as stored (compressed or not): its order is the objects' address order.
+                long at = scale == 4 ? Integer.toUnsignedLong(unsafe.getInt(visits, base + 4L * i))
+                                     : unsafe.getLong(visits, base + 8L * i);
+                check(at > previous, "visit " + i + " is laid out after visit " + (i - 1));
+                previous = at;
+            }
         }
 
         static void mutate(Node[] heads, Object[] big) {

@@ -14,8 +14,10 @@ package org.teraheap;
  * <ol>
  *   <li>{@link #tagRoot(Object, long)} names an object as the root of the group
  *       {@code label}. The group is the root and every object reachable from it in H1,
- *       except through {@code transient} fields, and except {@code Class} objects, class
- *       loaders and {@code java.lang.ref.Reference} objects, which stay in H1.</li>
+ *       except through {@code transient} fields (but those of a class that declares its own
+ *       {@code writeObject}, as collections do, are followed), and except {@code Class}
+ *       objects, class loaders and {@code java.lang.ref.Reference} objects, which stay in
+ *       H1.</li>
  *   <li>{@link #move(long)} says the group is ready: at the next full garbage collection
  *       (including one started by {@code System.gc()}) it moves to H2. Without this hint,
  *       tagged groups move anyway when H1's old generation is fuller than

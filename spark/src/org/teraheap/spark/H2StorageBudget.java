@@ -104,12 +104,17 @@ public final class H2StorageBudget {
     }
 
     private synchronized boolean take(BlockId block, long bytes) {
-        if (used + bytes > capacity) {
+        // What H2 really holds counts too: regions that blocks dropped long ago still keep
+        // alive (GraphX's graphs share arrays with the graphs they came from) take room that
+        // the budget gave back.
+        long inH2 = TeraHeap.stats().usedBytes();
+        if (used + bytes > capacity || inH2 + bytes > capacity) {
             if (!reportedFull) {
                 reportedFull = true;
-                System.err.printf("[teraheap-spark] H2's budget for cached blocks (%d MB) is full:"
-                    + " further blocks stay in H1's storage pool (spill or recompute when it is"
-                    + " full); -XX:TeraHeapSize sets H2's size%n", capacity >> 20);
+                System.err.printf("[teraheap-spark] H2 has no room for more cached blocks (budget"
+                    + " %d MB: %d MB counted, %d MB in use in H2): further blocks stay in H1's"
+                    + " storage pool (spill or recompute when it is full); -XX:TeraHeapSize sets"
+                    + " H2's size%n", capacity >> 20, used >> 20, inH2 >> 20);
             }
             return false;
         }
