@@ -260,7 +260,11 @@ def run(args):
     csv_file.parent.mkdir(parents=True, exist_ok=True)
     new = not csv_file.exists() or csv_file.stat().st_size == 0
     # A CSV begun by an older bench.py keeps its columns.
-    fields = FIELDS if new else next(csv.reader(open(csv_file)))
+    if new:
+        fields = FIELDS
+    else:
+        with open(csv_file, newline="") as f:
+            fields = next(csv.reader(f))
     with open(csv_file, "a", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         if new:

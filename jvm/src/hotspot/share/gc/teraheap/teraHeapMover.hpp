@@ -20,12 +20,13 @@ class TeraHeapRegions;
 // into a region of the group's label, the old copy's mark word becomes a
 // forwarding pointer (the copy keeps the original mark), and the old copy
 // leaves the mark bitmap and the live-data summary, so compaction treats it as
-// free space; then the copy's fields are pushed, the first on top. Before compaction overwrites the old copies,
-// every H1 reference to them is redirected (redirect_h1_references). What the closure
-// skips: transient fields, as a serializer would (but not those of a class that
-// writes them itself with a writeObject method, as collections do), Class
-// objects, class loaders and java.lang.ref.Reference objects; their targets stay
-// in H1 and become backward references, found later through H2's cards.
+// free space; then the copy's fields are pushed, the first on top. Before
+// compaction overwrites the old copies, every H1 reference to them is
+// redirected (redirect_h1_references). What the mover skips: transient fields,
+// as a serializer would (but not those of a class that writes them itself with
+// a writeObject method, as collections do), Class objects, class loaders and
+// java.lang.ref.Reference objects; their targets stay in H1 and become
+// backward references, found later through H2's cards.
 class TeraHeapMover : public StackObj {
   typedef ResourceHashtable<const Klass*, GrowableArray<int>*, primitive_hash<const Klass*>,
                             primitive_equals<const Klass*>, 1031> TransientFields;
