@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs every TeraHeap test and ends with the line "N passed, N failed":
 #  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
+#  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh);
 #  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark, and every workload of the
 #    benchmark suite at scale 1 in every configuration.
 # Extra arguments go to jtreg and run those JVM tests only, e.g.
@@ -41,6 +42,15 @@ if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi   # jtreg itsel
 echo "JVM tests: $passed passed, $failed failed"
 
 if [ $# -eq 0 ]; then
+  # OpenJDK's own GC tests, a quick subset, in TeraHeap's stress mode (H2 in use without tags).
+  TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick 2>&1 | tee build/openjdk-gc-tests.log
+  gc=$(tail -1 build/openjdk-gc-tests.log)
+  gc_passed=$(echo "$gc" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+  gc_failed=$(echo "$gc" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+  [ -n "$gc_passed" ] || gc_failed=1   # did not run through
+  echo "OpenJDK GC tests (stress mode): ${gc_passed:-0} passed, ${gc_failed:-0} failed"
+  passed=$(( passed + ${gc_passed:-0} )); failed=$(( failed + ${gc_failed:-0} ))
+
   tests/spark/run.sh 2>&1 | tee build/spark-tests.log
   spark=$(tail -1 build/spark-tests.log)
   spark_passed=$(echo "$spark" | sed -n 's/^\([0-9]*\) passed.*/\1/p')

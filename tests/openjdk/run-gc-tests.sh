@@ -1,15 +1,28 @@
 #!/bin/bash
-# Runs OpenJDK's own GC jtreg tests (from the unpacked openjdk-17 source) against build/jdk twice:
-# with TeraHeap off and with it on, and prints the tests that fail only with TeraHeap on.
+# Runs OpenJDK's own GC jtreg tests (from the unpacked openjdk-17 source) against build/jdk three
+# times: with TeraHeap off, with it on, and with it on in its stress mode (-XX:+TeraHeapStressMove:
+# every full GC moves old objects nobody tagged, so the tests run with H2 in use). Prints the tests
+# that fail only with TeraHeap on, and only in the stress mode.
 #   tests/openjdk/run-gc-tests.sh [test or group ...]   (default: the Parallel-GC-relevant set below)
+#   TERAHEAP_TEST_JDK=build/jdk-fastdebug tests/openjdk/run-gc-tests.sh ...
+#   tests/openjdk/run-gc-tests.sh --quick   only the stress mode, on the quick subset below; what
+#                                           make test runs; ends with "N passed, N failed"
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
 set +e
-JDK=$REPO_ROOT/build/jdk
+JDK=$(cd "$REPO_ROOT" && realpath -m "${TERAHEAP_TEST_JDK:-build/jdk}")
 JTREG_JAR=/usr/share/jtreg/lib/jtreg.jar
 ROOT=$PRISTINE/test/hotspot/jtreg
+OUT=$REPO_ROOT/build/openjdk-gc
+# Quick: tests that pass on the stock JVM, take seconds each, and collect often with old objects.
+QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java gc/TestSmallHeap.java
+       gc/parallel gc/stress/systemgc/TestSystemGCWithParallel.java gc/stress/gcold/TestGCOldWithParallel.java
+       gc/TestReferenceClearDuringReferenceProcessing.java gc/class_unloading/TestClassUnloadingDisabled.java)
+quick=false
+if [ "${1:-}" = "--quick" ]; then quick=true; shift; fi
 tests=("$@")
+if $quick; then tests=("${QUICK[@]}"); fi
 if [ ${#tests[@]} -eq 0 ]; then
   tests=(gc/parallel gc/TestSystemGC.java gc/TestSmallHeap.java gc/TestObjectAlignment.java
          gc/TestVerifySilently.java gc/TestVerifySubSet.java gc/TestNUMAPageSize.java
@@ -19,15 +32,31 @@ if [ ${#tests[@]} -eq 0 ]; then
 fi
 run() {   # run <name> <vm options>
   local name=$1; shift
+  rm -rf "$OUT/$name"
   (cd "$ROOT" && "$STOCK_JDK/bin/java" -jar "$JTREG_JAR" -jdk:"$JDK" -vmoptions:"$*" \
-     -w:"$REPO_ROOT/build/openjdk-gc/$name/work" -r:"$REPO_ROOT/build/openjdk-gc/$name/report" \
-     -conc:2 -timeoutFactor:4 -verbose:summary -ignore:quiet "${tests[@]}" ) >"build/openjdk-gc/$name.log" 2>&1
-  grep "^Test results" "build/openjdk-gc/$name.log"
+     -w:"$OUT/$name/work" -r:"$OUT/$name/report" \
+     -conc:2 -timeoutFactor:4 -verbose:summary -ignore:quiet "${tests[@]}" ) >"$OUT/$name.log" 2>&1
+  grep "^Test results" "$OUT/$name.log" || echo "Test results: none (see $OUT/$name.log)"
+  grep -E "^(FAILED|Error)" "$OUT/$name.log" | sort >"$OUT/$name.failed"
 }
-mkdir -p build/openjdk-gc
+mkdir -p "$OUT"
+STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove"
+if $quick; then
+  echo "TeraHeap stress mode (quick subset):"; summary=$(run quick "$STRESS"); echo "$summary"
+  passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
+  failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
+  errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
+  failed=$(( ${failed:-0} + ${errors:-0} )); passed=${passed:-0}
+  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/quick.failed"; echo "logs: $OUT/quick/work"; }
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+  exit
+fi
 echo "stock (TeraHeap off):"; run off "-XX:+UseParallelGC"
 echo "TeraHeap on:";          run on "-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g"
-grep -E "^(FAILED|Error)" build/openjdk-gc/off.log | sort >build/openjdk-gc/off.failed
-grep -E "^(FAILED|Error)" build/openjdk-gc/on.log | sort >build/openjdk-gc/on.failed
-only_on=$(comm -13 build/openjdk-gc/off.failed build/openjdk-gc/on.failed)
+echo "TeraHeap stress mode:"; run stress "$STRESS"
+only_on=$(comm -13 "$OUT/off.failed" "$OUT/on.failed")
+only_stress=$(comm -13 "$OUT/off.failed" "$OUT/stress.failed")
 echo "failing only with TeraHeap on: ${only_on:-none}"
+echo "failing only in the stress mode: ${only_stress:-none}"
+[ -z "$only_on" ] && [ -z "$only_stress" ]

@@ -21,22 +21,49 @@ public final class TeraHeapProcess {
     }
 
     /**
-     * The ways every GC correctness scenario runs: plain, under heap verification, interpreted
-     * only, and compiled by C2 only.
+     * The ways every GC correctness scenario runs: plain, under heap verification before and
+     * after every GC, interpreted only, and compiled by C2 only. (-XX:+VerifyDuringGC is not
+     * among them: the Parallel collector of JDK 17 ignores it.)
      */
     public static final String[][] GC_MODES = {
         {},
-        {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
+        {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"},
         {"-Xint"},
         {"-Xcomp", "-XX:-TieredCompilation"},
     };
 
     /**
+     * Collector settings every GC correctness scenario also runs under, each with heap
+     * verification: full GCs that keep a dense prefix (not maximal compactions), full GCs caused
+     * by allocation failure instead of System.gc() (see {@link #fullGC}), uncompressed oops,
+     * 16-byte object alignment, eight GC threads on whatever cores there are, and full GCs
+     * without a scavenge first.
+     */
+    public static final String[][] GC_VARIANTS = {
+        {"-XX:-UseMaximumCompactionOnSystemGC", "-XX:HeapFirstMaximumCompactionCount=100000",
+         "-XX:HeapMaximumCompactionInterval=100000"},
+        {"-Dteraheap.test.fullgc=allocation", "-XX:-UseMaximumCompactionOnSystemGC"},
+        {"-XX:-UseCompressedOops"},
+        {"-XX:ObjectAlignmentInBytes=16"},
+        {"-XX:ParallelGCThreads=8"},
+        {"-XX:-ScavengeBeforeFullGC"},
+    };
+
+    private static final String[] VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"};
+
+    /**
      * Runs {@code mainClass} with TeraHeap on, H2 in the working directory, {@code flags}, in
-     * each of {@link #GC_MODES}, and expects it to print {@code expect} and exit 0.
+     * each of {@link #GC_MODES} and {@link #GC_VARIANTS}, and expects it to print {@code expect}
+     * and exit 0 each time.
      */
     public static void runInEveryMode(String mainClass, String expect, String... flags) throws Exception {
-        for (String[] mode : GC_MODES) {
+        List<String[]> runs = new ArrayList<>(Arrays.asList(GC_MODES));
+        for (String[] variant : GC_VARIANTS) {
+            List<String> v = new ArrayList<>(Arrays.asList(VERIFY));
+            v.addAll(Arrays.asList(variant));
+            runs.add(v.toArray(new String[0]));
+        }
+        for (String[] mode : runs) {
             List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap",
                     "-XX:TeraHeapPath=" + new File(".").getAbsolutePath(), "-Xlog:gc+teraheap"));
             cmd.addAll(Arrays.asList(flags));
@@ -46,6 +73,42 @@ public final class TeraHeapProcess {
             out.shouldHaveExitValue(0);
             out.shouldContain(expect);
         }
+    }
+
+    /**
+     * In a child: a full GC. System.gc(), or with -Dteraheap.test.fullgc=allocation a full GC
+     * that allocation failure causes: old objects are made and dropped until the Parallel
+     * collector's full-GC count goes up.
+     */
+    public static void fullGC() {
+        if (!"allocation".equals(System.getProperty("teraheap.test.fullgc"))) {
+            System.gc();
+            return;
+        }
+        long before = fullGCCount();
+        // Kept long enough to be promoted, dropped a while later: the old generation fills with
+        // garbage until a collection cannot promote, or allocate, without a full GC.
+        long keep = Runtime.getRuntime().maxMemory() / 8;
+        java.util.ArrayDeque<byte[]> ring = new java.util.ArrayDeque<>();
+        long kept = 0;
+        while (fullGCCount() == before) {
+            byte[] b = new byte[64 << 10];
+            ring.addLast(b);
+            kept += b.length;
+            while (kept > keep) {
+                kept -= ring.removeFirst().length;
+            }
+        }
+    }
+
+    private static long fullGCCount() {
+        for (java.lang.management.GarbageCollectorMXBean b
+                : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (b.getName().equals("PS MarkSweep")) {
+                return b.getCollectionCount();
+            }
+        }
+        throw new IllegalStateException("no PS MarkSweep collector: is TeraHeap on?");
     }
 
     /** Runs the TeraHeap JDK's java with {@code args}, in a fresh working directory. */

@@ -1,7 +1,8 @@
 /*
  * @test
  * @summary Stores made through JNI (SetObjectField, SetObjectArrayElement) into H2 objects stay
- *          correct through later minor and full GCs.
+ *          correct through later minor and full GCs; an array of a tagged group held with
+ *          GetPrimitiveArrayCritical across System.gc() neither moves nor loses a write.
  * @library /lib /test/lib
  * @run main/othervm/timeout=900 TestTeraHeapJni
  */
@@ -38,7 +39,7 @@ public class TestTeraHeapJni {
             Object[] group = {holders, array};
             TeraHeap.tagRoot(group, 1);
             TeraHeap.move(1);
-            System.gc();
+            TeraHeapProcess.fullGC();
             check(TeraHeap.isInH2(holders[5]) && TeraHeap.isInH2(array), "moved");
             for (int round = 0; round < 20; round++) {
                 for (int i = 0; i < holders.length; i++) {
@@ -53,7 +54,7 @@ public class TestTeraHeapJni {
                     }
                 }
                 if (round % 5 == 4) {
-                    System.gc();
+                    TeraHeapProcess.fullGC();
                 }
                 for (int i = 0; i < holders.length; i++) {
                     check(("f" + round + ":" + i).equals(holders[i].value), "field " + i);
@@ -61,6 +62,44 @@ public class TestTeraHeapJni {
                 }
             }
             System.out.println("JNI-OK");
+        }
+    }
+
+    /** A tagged group whose int[] a native thread holds critical while full GCs are asked for. */
+    public static class Critical {
+        static native void hold(int[] array);
+        static native boolean entered();
+        static native void release();
+
+        public static void main(String[] args) throws Exception {
+            System.load(System.getProperty("teraheap.jnilib"));
+            int[] data = new int[100_000];
+            Object[] group = {data, new StringBuilder("group")};
+            TeraHeap.tagRoot(group, 1);
+            TeraHeap.move(1);
+            Thread holder = new Thread(() -> hold(data));
+            holder.start();
+            while (!entered()) {
+                Thread.sleep(1);
+            }
+            // The GC locker is held: these full GCs cannot run, or move, until it is released.
+            for (int i = 0; i < 5; i++) {
+                System.gc();
+                Child.check(!TeraHeap.isInH2(data), "a critical array stays where it is");
+                Thread.sleep(5);
+            }
+            release();
+            holder.join();
+            System.gc();
+            Child.check(TeraHeap.isInH2(group) && TeraHeap.isInH2(data), "the group moves once released");
+            for (int i = 0; i < data.length; i++) {
+                Child.check(data[i] == i * 7, "value written through the critical pointer: " + i);
+            }
+            System.gc();
+            for (int i = 0; i < data.length; i++) {
+                Child.check(data[i] == i * 7, "value after another full GC: " + i);
+            }
+            System.out.println("CRITICAL-OK");
         }
     }
 
@@ -73,7 +112,9 @@ public class TestTeraHeapJni {
         if (cc.waitFor() != 0) {
             throw new RuntimeException("could not compile " + src);
         }
-        TeraHeapProcess.runInEveryMode(Child.class.getName(), "JNI-OK", "-Xmx128m", "-Xmn16m",
-                "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m", "-Dteraheap.jnilib=" + lib);
+        String[] flags = {"-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
+                "-Dteraheap.jnilib=" + lib};
+        TeraHeapProcess.runInEveryMode(Child.class.getName(), "JNI-OK", flags);
+        TeraHeapProcess.runInEveryMode(Critical.class.getName(), "CRITICAL-OK", flags);
     }
 }

@@ -119,7 +119,7 @@ public class TestTeraHeapMove {
                 TeraHeap.move(g);
             }
             TeraHeap.move(100);
-            System.gc();
+            TeraHeapProcess.fullGC();
 
             H2Stats s = TeraHeap.stats();
             System.out.println("after move: " + s);
@@ -154,8 +154,8 @@ public class TestTeraHeapMove {
             Object[] root = {map, list, self};
             TeraHeap.tagRoot(root, 200);
             TeraHeap.move(200);
-            System.gc();
-            System.gc();   // a full GC with the collections already in H2
+            TeraHeapProcess.fullGC();
+            TeraHeapProcess.fullGC();   // a full GC with the collections already in H2
 
             check(TeraHeap.isInH2(root) && TeraHeap.isInH2(map) && TeraHeap.isInH2(list), "collections in H2");
             check(TeraHeap.isInH2(map.get(500)), "a HashMap's values move with it");
@@ -164,7 +164,7 @@ public class TestTeraHeapMove {
             // Which fields writeObject writes is not known: all of that class's transient fields move.
             check(TeraHeap.isInH2(self.scratch), "every transient field of a writeObject class moves");
             churn(64);
-            System.gc();
+            TeraHeapProcess.fullGC();
             for (int i = 0; i < 1000; i++) {
                 int[] v = map.get(i);
                 check(v[0] == i && v[1] == -i && list.get(i).equals("element-" + i), "collection contents intact");
@@ -187,7 +187,7 @@ public class TestTeraHeapMove {
             }
             TeraHeap.tagRoot(partition, 300);
             TeraHeap.move(300);
-            System.gc();
+            TeraHeapProcess.fullGC();
             check(TeraHeap.isInH2(partition[999].values), "the partition moved");
 
             // Addresses in the order a scan visits them: record, its values, next record, ...
@@ -231,7 +231,7 @@ public class TestTeraHeapMove {
                 oldies.add(new StringBuilder("old-" + round));
                 churn(40);                      // minor GCs
                 if (round % 10 == 9) {
-                    System.gc();                // full GCs with H2 populated
+                    TeraHeapProcess.fullGC();                // full GCs with H2 populated
                 }
                 // Read everything back.
                 for (int g = 0; g < groups; g++) {
@@ -274,8 +274,8 @@ public class TestTeraHeapMove {
                     }
                 }
             }
-            System.gc();
-            System.gc();
+            TeraHeapProcess.fullGC();
+            TeraHeapProcess.fullGC();
             H2Stats after = TeraHeap.stats();
             System.out.println("after drop: " + after);
             check(after.regionsFreed() > freedBefore, "dropped groups' regions freed");

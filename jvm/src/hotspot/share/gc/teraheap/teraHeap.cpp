@@ -15,6 +15,8 @@
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
@@ -35,6 +37,7 @@ size_t              TeraHeap::_bytes_moved = 0;
 size_t              TeraHeap::_objects_moved = 0;
 bool                TeraHeap::_reported_full = false;
 bool                TeraHeap::_moved_this_gc = false;
+uint                TeraHeap::_stress_moves = 0;
 
 size_t TeraHeap::reserved_size() {
   return TeraHeapArguments::h2_reserved_size(HeapAlignment);
@@ -85,54 +88,16 @@ void TeraHeap::log_layout() {
   }
 }
 
-void TeraHeap::prepare_marking(ParCompactionManager* cm) {
-  _regions->clear_live();
-  // The collector never traces H2, so the classes of H2's objects are kept
-  // loaded from here: a class whose only instances live in H2 must not unload.
-  for (uint i = 0; i < _regions->count(); i++) {
-    GrowableArrayCHeap<Klass*, mtGC>* klasses = _regions->klasses(i);
-    if (klasses == NULL) {
-      continue;
-    }
-    for (int k = 0; k < klasses->length(); k++) {
-      oop mirror = klasses->at(k)->java_mirror_no_keepalive();
-      if (mirror != NULL) {
-        cm->mark_and_push(&mirror);
-      }
-      cm->follow_klass(klasses->at(k));
-    }
-  }
+void TeraHeap::prepare_marking() {
+  TeraHeapLiveness::prepare(_regions);
 }
 
 void TeraHeap::mark_region_live(oop obj) {
-  _regions->set_live(obj);
+  TeraHeapLiveness::mark_reached(_regions, obj);
 }
 
-void TeraHeap::propagate_liveness() {
-  // Until nothing changes: spread liveness along H2's links, then keep alive
-  // the H1 objects that the newly live regions refer to, which can in turn
-  // make more regions live. Dead regions' references keep nothing alive, so
-  // a cycle through H1 and a dropped region does not outlive the region.
-  ResourceMark rm;
-  const jlong start = os::javaTimeNanos();
-  ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(0);
-  GrowableArray<uint> newly_live(16);
-  int scanned = 0;
-  while (true) {
-    _regions->propagate_liveness();
-    newly_live.clear();
-    _regions->claim_unscanned_live(&newly_live);
-    if (newly_live.is_empty()) {
-      break;
-    }
-    for (int i = 0; i < newly_live.length(); i++) {
-      TeraHeapCards::mark(_regions, newly_live.at(i), cm);
-    }
-    scanned += newly_live.length();
-    cm->follow_marking_stacks();
-  }
-  log_debug(gc, teraheap)("Region liveness: read the cards of %d live regions in %.3fms",
-                          scanned, (os::javaTimeNanos() - start) / 1e6);
+bool TeraHeap::mark_from_live_regions(ParCompactionManager* cm) {
+  return TeraHeapLiveness::mark_from_live_region(_regions, cm);
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
@@ -150,10 +115,38 @@ size_t TeraHeap::h1_live_words() {
   return live;
 }
 
+// -XX:+TeraHeapStressMove: besides the tagged groups, every full GC moves
+// old objects that nobody tagged, so that any program (OpenJDK's own GC tests
+// among them) runs with H2 in use. Every 16th live object of the old
+// generation that may move is a root, with its closure, until a quarter of
+// the old generation's live data or an eighth of H2's free space has moved.
+void TeraHeap::stress_move(TeraHeapMover* mover) {
+  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+  MutableSpace* old_space = ParallelScavengeHeap::old_gen()->object_space();
+  const size_t free_words = (_h2.byte_size() - _regions->used_bytes()) / HeapWordSize;
+  const size_t budget = MIN2(h1_live_words() / 4, free_words / 8);
+  const jlong label = min_jlong + _stress_moves++;
+  const size_t start = mover->words_moved();
+  HeapWord* const top = old_space->top();
+  uint seen = 0;
+  for (HeapWord* p = bitmap->find_obj_beg(old_space->bottom(), top);
+       p < top && !mover->h2_full() && mover->words_moved() - start < budget;
+       p = bitmap->find_obj_beg(p + cast_to_oop(p)->size(), top)) {
+    oop obj = cast_to_oop(p);
+    if (mover->can_move(obj) && seen++ % 16 == 0) {
+      // Its old copy keeps its size for the walk: the mark word is a forwarding pointer, the klass stays.
+      mover->move_group(obj, label);
+    }
+  }
+}
+
 void TeraHeap::collect() {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
   const size_t freed = _regions->free_dead_regions();
+  if (freed > 0) {
+    _reported_full = false;   // H2 has room again: warn again if it fills
+  }
 
   // Without hints, tagged groups move only while H1 is above the high threshold,
   // and only until it is down to the low one.
@@ -163,25 +156,34 @@ void TeraHeap::collect() {
   const size_t target = TeraHeapLowThreshold * capacity / 100;
 
   TeraHeapMover mover(_regions);
+  GrowableArray<jlong> unmoved;   // advised labels that kept a root in H1
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
-    if (mover.h2_full() || is_in_h2(root) || !PSParallelCompact::mark_bitmap()->is_marked(root)) {
+    if (is_in_h2(root) || !PSParallelCompact::mark_bitmap()->is_marked(root)) {
       return;
     }
     const bool advised = TeraHeapRoots::is_movable(label);
     const bool relieve = pressure && live > target + mover.words_moved();
-    if (advised || relieve) {
-      mover.move_group(root, label);
+    if ((advised || relieve) && !mover.h2_full() && mover.move_group(root, label)) {
+      return;
+    }
+    if (advised) {
+      unmoved.append_if_missing(label);
     }
   });
-  TeraHeapRoots::consume_hints();
+  // A hint is used up by the GC that moves its group; one that could not stays.
+  TeraHeapRoots::consume_hints(&unmoved);
+  if (TeraHeapStressMove) {
+    stress_move(&mover);
+  }
   _moved_this_gc = mover.objects_moved() > 0;
   if (_moved_this_gc) {
+    TeraHeapForwarding::moves_done();
     TeraHeapMover::redirect_h1_references();
   }
 
   _bytes_moved += mover.words_moved() * HeapWordSize;
   _objects_moved += mover.objects_moved();
-  if (mover.h2_full() && !_reported_full) {
+  if ((mover.h2_full() || mover.too_large() > 0) && !_reported_full) {
     _reported_full = true;
     log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
                               "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(_h2.byte_size()));
@@ -193,18 +195,13 @@ void TeraHeap::collect() {
                          freed, _regions->used_bytes() / M, _h2.byte_size() / M, _regions->regions_in_use());
 }
 
-oop TeraHeap::forwardee(oop obj) {
-  // Not moved: a dead object in a place that holds dead references (an nmethod
-  // being unloaded); left as it is, as the stock collector would leave it stale.
-  return obj->is_forwarded() ? obj->forwardee() : obj;
-}
-
 void TeraHeap::adjust_h2(ParCompactionManager* cm) {
   const jlong start = os::javaTimeNanos();
   TeraHeapCards::adjust(_regions, cm);
   // Live H1 objects were redirected when the groups moved, roots and H2 just now:
   // compaction will meet no reference to an old copy.
   _moved_this_gc = false;
+  TeraHeapForwarding::clear();
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
 }
 
@@ -235,10 +232,21 @@ public:
     const CardTable::CardValue card = *ct->byte_for(p);
     const CardTable::CardValue header_card = *ct->byte_for(_holder);
     if (TeraHeap::is_in_h2(o)) {
-      guarantee(_regions->same_label(_regions->index_of(p), _regions->index_of(o)) ||
-                card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty,
+      const uint from = _regions->index_of(p);
+      const uint to = _regions->index_of(o);
+      const bool carded = card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty;
+      guarantee(_regions->in_use(to), "TeraHeap: H2 field " PTR_FORMAT " refers to " PTR_FORMAT
+                " in free region %u", p2i(p), p2i(o), to);
+      guarantee(_regions->same_label(from, to) || carded,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to another label's " PTR_FORMAT " but its card is clean",
                 p2i(p), p2i(o));
+      // Liveness follows a clean card's links through the dependency lists
+      // only: a link missing there lets the target region be freed under it.
+      GrowableArrayCHeap<uint, mtGC>* deps = _regions->dependencies(from);
+      guarantee(from == to || carded || (deps != NULL && deps->contains(to)),
+                "TeraHeap: H2 field " PTR_FORMAT " (region %u) refers to " PTR_FORMAT " (region %u, same label) "
+                "on a clean card, but region %u is not among region %u's dependencies",
+                p2i(p), from, p2i(o), to, to, from);
       return;
     }
     if (ParallelScavengeHeap::heap()->is_in_young(o)) {

@@ -14,6 +14,7 @@
 class ObjectClosure;
 class ParCompactionManager;
 class TeraHeapFile;
+class TeraHeapMover;
 class TeraHeapRegions;
 
 // The entry point of the TeraHeap module: what the hooks in HotSpot's own
@@ -23,14 +24,16 @@ class TeraHeapRegions;
 // tells H2 from H1.
 //
 // Over a full GC (PSParallelCompact) the hooks run in this order:
-//   prepare_marking      H2's non-clean cards and its objects' classes are roots
-//   (marking)            references into H2 mark regions live, never objects
-//   propagate_liveness   after strong marking, and again after reference processing
+//   prepare_marking      every region dead until marking reaches it
+//   (marking, reference  references into H2 make regions live, never objects;
+//    processing)         whoever drains a marking stack reads the live regions'
+//                        cards and marks their H1 referents (mark_from_live_regions)
 //   (weak processing)    referents in dead regions are cleared
 //   collect              free dead regions; move advised (or, past the high
 //                        threshold, all) tagged groups into H2; redirect live
 //                        H1 objects' references to moved objects
-//   (adjust roots)       roots follow the old copies' forwarding pointers
+//   (summary)            may write a filler over an old copy (TeraHeapForwarding)
+//   (adjust roots)       roots follow the moves (adjust_pointer)
 //   adjust_h2            H2's references into H1 follow compaction; card states reset
 //   (compaction)
 class TeraHeap : AllStatic {
@@ -42,9 +45,11 @@ class TeraHeap : AllStatic {
   static size_t              _objects_moved;
   static bool                _reported_full;
   static bool                _moved_this_gc;  // old copies with forwarding pointers exist
+  static uint                _stress_moves;
 
   static void log_layout();
   static size_t h1_live_words();
+  static void stress_move(TeraHeapMover* mover);
 
 public:
   // Bytes to add to the heap reservation for H2.
@@ -60,16 +65,19 @@ public:
   static size_t region_count();
 
   // Full GC.
-  static void prepare_marking(ParCompactionManager* cm);
+  static void prepare_marking();
   static void mark_region_live(oop obj);
-  static void propagate_liveness();
+  // Called whenever a marking stack runs dry: reads the cards of one region
+  // that marking made live into `cm`'s stacks. False if none was waiting.
+  static bool mark_from_live_regions(ParCompactionManager* cm);
   static bool is_alive_in_h2(oop obj);
   static void collect();
-  static oop forwardee(oop obj);
-  // Whether this full GC moved objects whose old copies roots or H2 may still
-  // refer to: true from the move until H2's references are adjusted. Outside
-  // that window no reference leads to an old copy, so adjusting skips the check.
-  static bool has_moved_objects() { return _moved_this_gc; }
+  // Adjusting a reference to `obj`: true if TeraHeap took care of it (an H2
+  // object, which a full GC never moves, or a moved object, now at its H2
+  // copy), false for the collector to adjust. Between a move and the end of
+  // adjust_h2 roots and H2 may still refer to old copies; outside that window
+  // only the range check is made. (teraHeap.inline.hpp)
+  template <class T> static inline bool adjust_pointer(T* p, oop obj);
   static void adjust_h2(ParCompactionManager* cm);
 
   // Minor GC: worker `worker_id` of `workers` scans its share of H2's cards.

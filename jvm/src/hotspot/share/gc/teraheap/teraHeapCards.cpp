@@ -88,15 +88,17 @@ static void walk_cards(TeraHeapRegions* regions, uint first_region, uint stride,
         continue;
       }
       HeapWord* const card_end = MIN2(card_start + CardTable::card_size_in_words, top);
-      // Far behind: jump with the start array; close: walk (cheap, and exact for big objects).
-      if (pointer_delta(card_start, obj) > 8 * CardTable::card_size_in_words) {
-        HeapWord* found = starts->object_start(card_start);
-        if (found > obj) {
-          obj = found;
-        }
+      // The current object may still cover the card (a large array): then it
+      // is the one. Otherwise jump with the start array when far behind (its
+      // lookup walks back at most to where the current object ends), or walk.
+      HeapWord* obj_end = obj + cast_to_oop(obj)->size();
+      if (obj_end <= card_start && pointer_delta(card_start, obj_end) > 8 * CardTable::card_size_in_words) {
+        obj = starts->object_start(card_start);
+        obj_end = obj + cast_to_oop(obj)->size();
       }
-      while (obj + cast_to_oop(obj)->size() <= card_start) {
-        obj += cast_to_oop(obj)->size();
+      while (obj_end <= card_start) {
+        obj = obj_end;
+        obj_end = obj + cast_to_oop(obj)->size();
       }
       if (*card == TeraHeapCards::dirty) {
         spread_imprecise_mark(obj, card_start, card_end);
@@ -133,9 +135,7 @@ protected:
   // A reference from the region to `target` in H2: links to other labels are
   // looked at again by every full GC, so their cards must not be clean.
   void link(oop target) {
-    const uint to = _regions->index_of(target);
-    _regions->add_dependency(_region, to);
-    if (!_regions->same_label(_region, to)) {
+    if (!_regions->add_dependency(_region, _regions->index_of(target))) {
       _old = true;
     }
   }
@@ -200,8 +200,9 @@ public:
       return;
     }
     if (TeraHeap::is_in_h2(o)) {
-      // A link inside H2 keeps its target region alive only if its own region lives.
+      // Only live regions' cards are read: the target lives too.
       link(o);
+      _regions->mark_live(_regions->raw_index_of(o));
     } else {
       _cm->mark_and_push(p);
     }

@@ -11,28 +11,36 @@
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapSingletons.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
 #include "oops/fieldStreams.inline.hpp"
 #include "oops/instanceKlass.hpp"
+#include "oops/objArrayKlass.inline.hpp"
+#include "oops/objArrayOop.inline.hpp"
 #include "runtime/handles.inline.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/signature.hpp"
 #include "utilities/copy.hpp"
+
+// Elements of an object array followed per chunk, as the collector's own
+// marking follows a chunk at a time.
+static const int elements_per_chunk = 512;
 
 static Symbol* probe_symbol(const char* s) {
   return SymbolTable::probe(s, (int)strlen(s));
 }
 
 TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions) :
-  _regions(regions), _slots(1024), _transients(),
+  _regions(regions), _singletons(NULL), _work(1024), _scratch(elements_per_chunk), _transients(),
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
-  _label(0), _h2_full(false), _objects(0), _words(0) {}
+  _label(0), _moving_root(false), _h2_full(false), _too_large(0), _objects(0), _words(0) {}
 
 bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
   return _write_object_name != NULL && _write_object_signature != NULL &&
@@ -55,7 +63,13 @@ bool TeraHeapMover::can_move(oop obj) {
       return false;
     }
   }
-  return true;
+  if (_moving_root) {
+    return true;   // tagged by the program: it moves even if a static field refers to it
+  }
+  if (_singletons == NULL) {
+    _singletons = new TeraHeapSingletons();
+  }
+  return !_singletons->contains(obj);
 }
 
 // Takes the old copy out of what the full GC will keep: its mark bits, and
@@ -91,7 +105,13 @@ oop TeraHeapMover::copy(oop obj) {
   const size_t words = obj->size();
   HeapWord* to = _regions->allocate(_label, words);
   if (to == NULL) {
-    _h2_full = true;
+    // No room for one region's worth: H2 is full. No run of free regions for
+    // a larger object: smaller ones may still fit.
+    if (words <= _regions->region_words()) {
+      _h2_full = true;
+    } else {
+      _too_large++;
+    }
     return NULL;
   }
   // The mark word goes along: identity hash, lock state and age stay as they were.
@@ -103,6 +123,7 @@ oop TeraHeapMover::copy(oop obj) {
   // reads these cards and settles their states.
   TeraHeapCards::dirty_range(MemRegion(to, words));
   obj->forward_to(moved);
+  TeraHeapForwarding::record(obj, moved);
   unmark(obj, words);
   _objects++;
   _words += words;
@@ -173,6 +194,10 @@ public:
 // kernel's read-ahead serves well when H2 is paged.
 void TeraHeapMover::push_fields(oop copy) {
   Klass* k = copy->klass();
+  if (k->is_objArray_klass()) {
+    push_elements(objArrayOop(copy), 0);
+    return;
+  }
   GrowableArray<int>* transient = NULL;
   if (k->is_instance_klass()) {
     transient = transient_offsets(k);
@@ -180,13 +205,26 @@ void TeraHeapMover::push_fields(oop copy) {
       transient = NULL;
     }
   }
-  const int first = _slots.length();
-  TeraHeapPushFieldsClosure cl(_regions, &_slots, copy, transient);
+  _scratch.clear();
+  TeraHeapPushFieldsClosure cl(_regions, &_scratch, copy, transient);
   copy->oop_iterate(&cl);
-  for (int i = first, j = _slots.length() - 1; i < j; i++, j--) {
-    void* const top = _slots.at(j);
-    _slots.at_put(j, _slots.at(i));
-    _slots.at_put(i, top);
+  for (int i = _scratch.length() - 1; i >= 0; i--) {
+    _work.push(Work{_scratch.at(i), -1});
+  }
+}
+
+// Elements [from, from + a chunk) go on top of the rest of the array, so
+// element order, and depth-first order, are kept.
+void TeraHeapMover::push_elements(objArrayOop copy, int from) {
+  const int end = MIN2(copy->length(), from + elements_per_chunk);
+  if (end < copy->length()) {
+    _work.push(Work{(void*)copy, end});
+  }
+  _scratch.clear();
+  TeraHeapPushFieldsClosure cl(_regions, &_scratch, copy, NULL);
+  copy->oop_iterate_range(&cl, from, end);
+  for (int i = _scratch.length() - 1; i >= 0; i--) {
+    _work.push(Work{_scratch.at(i), -1});
   }
 }
 
@@ -206,16 +244,21 @@ template <class T> void TeraHeapMover::move_field(T* p) {
 
 bool TeraHeapMover::move_group(oop root, jlong label) {
   _label = label;
+  const size_t too_large = _too_large;
+  _moving_root = true;
   copy(root);
-  while (_slots.is_nonempty()) {
-    void* const slot = _slots.pop();
-    if (UseCompressedOops) {
-      move_field((narrowOop*)slot);
+  _moving_root = false;
+  while (_work.is_nonempty()) {
+    const Work w = _work.pop();
+    if (w.index >= 0) {
+      push_elements(objArrayOop(cast_to_oop(w.slot_or_array)), w.index);
+    } else if (UseCompressedOops) {
+      move_field((narrowOop*)w.slot_or_array);
     } else {
-      move_field((oop*)slot);
+      move_field((oop*)w.slot_or_array);
     }
   }
-  return !_h2_full;
+  return !_h2_full && _too_large == too_large;
 }
 
 class TeraHeapRedirectClosure : public BasicOopIterateClosure {

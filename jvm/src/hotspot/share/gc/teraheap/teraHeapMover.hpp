@@ -13,6 +13,7 @@
 class InstanceKlass;
 class Symbol;
 class TeraHeapRegions;
+class TeraHeapSingletons;
 
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
 // full GC, after marking and before the collector computes new addresses.
@@ -20,24 +21,38 @@ class TeraHeapRegions;
 // into a region of the group's label, the old copy's mark word becomes a
 // forwarding pointer (the copy keeps the original mark), and the old copy
 // leaves the mark bitmap and the live-data summary, so compaction treats it as
-// free space; then the copy's fields are pushed, the first on top. Before
-// compaction overwrites the old copies, every H1 reference to them is
-// redirected (redirect_h1_references). What the mover skips: transient fields,
-// as a serializer would (but not those of a class that writes them itself with
-// a writeObject method, as collections do), Class objects, class loaders and
-// java.lang.ref.Reference objects; their targets stay in H1 and become
-// backward references, found later through H2's cards.
+// free space; then the copy's fields are pushed, the first on top. An object
+// array's elements are pushed a chunk at a time, as the collector's own
+// marking does, so a huge array costs a bounded stack. Before compaction
+// overwrites the old copies, every H1 reference to them is redirected
+// (redirect_h1_references). What the mover skips: transient fields, as a
+// serializer would (but not those of a class that writes them itself with a
+// writeObject method, as collections do), Class objects, class loaders,
+// java.lang.ref.Reference objects and the program's singletons
+// (TeraHeapSingletons); they stay in H1 and become backward references, found
+// later through H2's cards.
 class TeraHeapMover : public StackObj {
   typedef ResourceHashtable<const Klass*, GrowableArray<int>*, primitive_hash<const Klass*>,
                             primitive_equals<const Klass*>, 1031> TransientFields;
 
+  // A field of an H2 copy to follow, or (index >= 0) the elements of an H2
+  // object array from `index` on.
+  struct Work {
+    void* slot_or_array;
+    int   index;
+  };
+
   TeraHeapRegions*    _regions;
-  GrowableArray<void*> _slots;   // H2 fields (oop* or narrowOop*) to follow
+  TeraHeapSingletons* _singletons;    // found at the first move of this GC
+  GrowableArray<Work> _work;
+  GrowableArray<void*> _scratch;  // one object's fields, before they are pushed in order
   TransientFields     _transients;
   Symbol*             _write_object_name;
   Symbol*             _write_object_signature;
   jlong               _label;
-  bool                _h2_full;
+  bool                _moving_root;
+  bool                _h2_full;       // a region-sized allocation failed: nothing more fits
+  size_t              _too_large;     // objects larger than a region that found no room
   size_t              _objects;
   size_t              _words;
 
@@ -45,13 +60,15 @@ class TeraHeapMover : public StackObj {
   GrowableArray<int>* transient_offsets(Klass* k);
   bool writes_own_serial_form(InstanceKlass* ik) const;
   void push_fields(oop copy);
+  void push_elements(objArrayOop copy, int from);
   template <class T> void move_field(T* p);
 
 public:
   TeraHeapMover(TeraHeapRegions* regions);
 
-  static bool can_move(oop obj);
-  // Moves the group of `root` to `label`'s regions. False if H2 filled up.
+  bool can_move(oop obj);
+  // Moves the group of `root` to `label`'s regions. False if some of it did
+  // not fit and stays in H1.
   bool move_group(oop root, jlong label);
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);
@@ -59,11 +76,12 @@ public:
   size_t objects_moved() const { return _objects; }
   size_t words_moved() const { return _words; }
   bool h2_full() const { return _h2_full; }
+  size_t too_large() const { return _too_large; }
 
   // Points every reference that live H1 objects hold to a moved object at its
   // H2 copy. Needed once per full GC that moved something: compaction reuses
   // the old copies' space, forwarding pointers included. Roots and H2's own
-  // references are adjusted later, while the old copies are still intact.
+  // references are adjusted later (TeraHeapForwarding).
   static void redirect_h1_references();
 };
 

@@ -9,6 +9,8 @@
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "logging/log.hpp"
+#include "runtime/mutex.hpp"
+#include "runtime/mutexLocker.hpp"
 #include "utilities/align.hpp"
 
 void TeraHeapStartArray::clear(MemRegion mr) {
@@ -20,6 +22,9 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _region_words(region_size / HeapWordSize),
     _count((uint)(h2.byte_size() / region_size)),
     _file(file),
+    _pending_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_lock", true, Mutex::_safepoint_check_never)),
+    _pending(16),
+    _pending_count(0),
     _open_labels(16),
     _open_regions(16),
     _free_hint(0),
@@ -28,20 +33,16 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
   _label = NEW_C_HEAP_ARRAY(jlong, _count, mtGC);
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
   _live = NEW_C_HEAP_ARRAY(volatile bool, _count, mtGC);
-  _scanned = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
   _has_cards = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
   _deps = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
-  _links = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
   _klasses = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<Klass* COMMA mtGC>*, _count, mtGC);
   for (uint i = 0; i < _count; i++) {
     _top[i] = NULL;
     _label[i] = 0;
     _start[i] = i;
     _live[i] = false;
-    _scanned[i] = false;
     _has_cards[i] = false;
     _deps[i] = NULL;
-    _links[i] = NULL;
     _klasses[i] = NULL;
   }
   _start_array.initialize(h2);
@@ -163,55 +164,48 @@ void TeraHeapRegions::record_klass(uint region, Klass* k) {
 void TeraHeapRegions::clear_live() {
   for (uint i = 0; i < _count; i++) {
     _live[i] = false;
-    _scanned[i] = false;
-    if (_links[i] != NULL) {
-      _links[i]->clear();
-    }
   }
+  _pending.clear();
+  _pending_count = 0;
 }
 
-void TeraHeapRegions::claim_unscanned_live(GrowableArray<uint>* out) {
-  for (uint i = 0; i < _count; i++) {
-    if (_live[i] && !_scanned[i] && !is_free(i) && _start[i] == i) {
-      _scanned[i] = true;
-      out->append(i);
-    }
+void TeraHeapRegions::mark_live(uint i) {
+  i = _start[i];
+  if (Atomic::load(&_live[i]) || Atomic::cmpxchg(&_live[i], false, true) != false) {
+    return;
   }
+  MutexLocker ml(_pending_lock, Mutex::_no_safepoint_check_flag);
+  _pending.push(i);
+  Atomic::release_store(&_pending_count, (uint)_pending.length());
 }
 
-void TeraHeapRegions::add_dependency(uint from, uint to) {
+uint TeraHeapRegions::claim_pending() {
+  if (!has_pending()) {
+    return UINT_MAX;
+  }
+  MutexLocker ml(_pending_lock, Mutex::_no_safepoint_check_flag);
+  if (_pending.is_empty()) {
+    return UINT_MAX;
+  }
+  const uint r = _pending.pop();
+  Atomic::release_store(&_pending_count, (uint)_pending.length());
+  return r;
+}
+
+bool TeraHeapRegions::add_dependency(uint from, uint to) {
   from = _start[from];
   to = _start[to];
   if (from == to) {
-    return;
+    return true;
   }
-  GrowableArrayCHeap<uint, mtGC>** lists = same_label(from, to) ? _deps : _links;
-  if (lists[from] == NULL) {
-    lists[from] = new GrowableArrayCHeap<uint, mtGC>(4);
+  if (!same_label(from, to)) {
+    return false;
   }
-  lists[from]->append_if_missing(to);
-}
-
-void TeraHeapRegions::propagate_liveness() {
-  GrowableArrayCHeap<uint, mtGC> work(64);
-  for (uint i = 0; i < _count; i++) {
-    if (_live[i]) {
-      work.push(i);
-    }
+  if (_deps[from] == NULL) {
+    _deps[from] = new GrowableArrayCHeap<uint, mtGC>(4);
   }
-  while (work.is_nonempty()) {
-    const uint from = work.pop();
-    GrowableArrayCHeap<uint, mtGC>* lists[] = { _deps[from], _links[from] };
-    for (GrowableArrayCHeap<uint, mtGC>* list : lists) {
-      for (int k = 0; list != NULL && k < list->length(); k++) {
-        const uint to = list->at(k);
-        if (!_live[to]) {
-          _live[to] = true;
-          work.push(to);
-        }
-      }
-    }
-  }
+  _deps[from]->append_if_missing(to);
+  return true;
 }
 
 size_t TeraHeapRegions::free_dead_regions() {
@@ -233,7 +227,6 @@ size_t TeraHeapRegions::free_dead_regions() {
       _top[j] = NULL;
       _start[j] = j;
       if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
-      if (_links[j] != NULL) { delete _links[j]; _links[j] = NULL; }
       if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
       freed++;
     }

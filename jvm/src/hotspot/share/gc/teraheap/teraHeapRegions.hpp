@@ -8,9 +8,11 @@
 #include "gc/parallel/objectStartArray.hpp"
 #include "memory/allocation.hpp"
 #include "memory/memRegion.hpp"
+#include "runtime/atomic.hpp"
 #include "utilities/growableArray.hpp"
 
 class Klass;
+class Mutex;
 class TeraHeapFile;
 
 // Object starts inside H2, so that a card can be scanned from the first
@@ -30,6 +32,13 @@ public:
 // moves, and kept: a group is one unit. References to another label's regions
 // keep their cards non-clean, are found again by every full GC, and so stop
 // keeping the other group alive as soon as the mutator drops them.
+//
+// Liveness during a full GC's marking: a region becomes live when marking
+// (by any GC worker, or the VM thread during reference processing) reaches
+// one of its objects. The first to set its live bit queues it; whoever next
+// drains its marking stack claims it, makes its dependencies live and reads
+// its cards (TeraHeapLiveness). So a region is read once per full GC, on the
+// thread and at the moment that marking reaches it.
 class TeraHeapRegions : public CHeapObj<mtGC> {
   MemRegion       _h2;
   size_t          _region_words;
@@ -40,11 +49,14 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   jlong*          _label;
   uint*           _start;        // start region of a multi-region object, else itself
   volatile bool*  _live;
-  bool*           _scanned;      // this full GC has read the region's cards
-  bool*           _has_cards;    // ...and found some not clean (or it filled the region)
+  bool*           _has_cards;    // the last read of its cards found some not clean (or it was filled)
   GrowableArrayCHeap<uint, mtGC>**   _deps;     // to regions of the same label, kept
-  GrowableArrayCHeap<uint, mtGC>**   _links;    // to other labels' regions, found anew each full GC
   GrowableArrayCHeap<Klass*, mtGC>** _klasses;
+
+  // Live start regions whose cards this full GC has not read yet.
+  Mutex*          _pending_lock;
+  GrowableArrayCHeap<uint, mtGC> _pending;
+  volatile uint   _pending_count;
 
   GrowableArrayCHeap<jlong, mtGC> _open_labels;   // labels with an open region...
   GrowableArrayCHeap<uint, mtGC>  _open_regions;  // ...and that region
@@ -85,13 +97,20 @@ public:
 
   // Liveness, recomputed at every full GC.
   void clear_live();
-  void set_live(const void* p) { _live[index_of(p)] = true; }
+  // Makes region i (or the start region of the object spanning it) live; a
+  // region made live here is queued for its cards to be read. Any thread.
+  void mark_live(uint i);
   bool is_live(const void* p) const { return _live[index_of(p)]; }
-  void add_dependency(uint from, uint to);
+  bool is_live_region(uint i) const { return _live[_start[i]]; }
+  bool has_pending() const { return Atomic::load(&_pending_count) != 0; }
+  // A queued region, taken off the queue; UINT_MAX if none.
+  uint claim_pending();
+  // Records a reference from region `from` to region `to` if both hold the
+  // same label: such links are kept for good. Returns false for another
+  // label's region, whose link its card must keep.
+  bool add_dependency(uint from, uint to);
+  GrowableArrayCHeap<uint, mtGC>* dependencies(uint i) { return _deps[i]; }
   bool same_label(uint a, uint b) const { return _label[_start[a]] == _label[_start[b]]; }
-  void propagate_liveness();
-  // Live start regions whose cards this full GC has not read yet; marks them read.
-  void claim_unscanned_live(GrowableArray<uint>* out);
   // Whether the full GC's adjust step must read the region's cards.
   void set_has_cards(uint i, bool v) { _has_cards[i] = v; }
   bool has_cards(uint i) const { return _has_cards[i]; }

@@ -79,9 +79,13 @@ size_t TeraHeapRoots::live_count() {
   return live;
 }
 
-void TeraHeapRoots::consume_hints() {
+void TeraHeapRoots::consume_hints(const GrowableArray<jlong>* keep) {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
-  _movable->clear();
+  for (int i = _movable->length() - 1; i >= 0; i--) {
+    if (!keep->contains(_movable->at(i))) {
+      _movable->remove_at(i);
+    }
+  }
 }
 
 size_t TeraHeapRoots::movable_label_count() {

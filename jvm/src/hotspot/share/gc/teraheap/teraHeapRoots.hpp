@@ -27,8 +27,9 @@ public:
   // For the full GC, at a safepoint: calls f(root, label) for every tagged
   // root still alive, in tagging order.
   template <typename F> static void roots_do(F f);
-  // Forgets all move() hints: the full GC that moves a group consumes its hint.
-  static void consume_hints();
+  // Forgets the move() hints of every label but those in `keep`: the full GC
+  // that moves a group consumes its hint; a group that stayed (H2 full) keeps it.
+  static void consume_hints(const GrowableArray<jlong>* keep);
   static size_t live_count();
   static size_t movable_label_count();
 };

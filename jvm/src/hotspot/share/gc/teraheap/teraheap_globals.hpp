@@ -49,7 +49,12 @@
                                                                             \
   product(uintx, TeraHeapLowThreshold, 50,                                  \
           "Once moving without hints has started, percent of the old "      \
-          "generation to bring live data down to.")
+          "generation to bring live data down to.")                         \
+                                                                            \
+  product(bool, TeraHeapStressMove, false, DIAGNOSTIC,                      \
+          "Testing: at every full GC also move old objects nobody tagged "  \
+          "(every 16th, with what it reaches, up to a budget), so that any "\
+          "program runs with H2 in use.")
 
 // end of GC_TERAHEAP_FLAGS
 

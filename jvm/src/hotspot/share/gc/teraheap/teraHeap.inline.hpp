@@ -1,0 +1,29 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAP_INLINE_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAP_INLINE_HPP
+
+#include "gc/teraheap/teraHeap.hpp"
+
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "oops/access.inline.hpp"
+
+template <class T>
+inline bool TeraHeap::adjust_pointer(T* p, oop obj) {
+  if (is_in_h2(obj)) {
+    return true;   // unchanged: no store, so no H2 page is dirtied for nothing
+  }
+  if (!_moved_this_gc) {
+    return false;
+  }
+  oop copy = TeraHeapForwarding::forwardee_or_null(obj);
+  if (copy == NULL) {
+    return false;
+  }
+  RawAccess<IS_NOT_NULL>::oop_store(p, copy);
+  return true;
+}
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAP_INLINE_HPP

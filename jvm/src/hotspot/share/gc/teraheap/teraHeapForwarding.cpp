@@ -1,0 +1,90 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/parMarkBitMap.inline.hpp"
+#include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/shared/collectedHeap.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "oops/oop.inline.hpp"
+#include "utilities/growableArray.hpp"
+
+struct TeraHeapMove {
+  HeapWord* from;
+  oop to;
+};
+
+static GrowableArrayCHeap<TeraHeapMove, mtGC>* _exposed = NULL;
+
+// The filler starts at most this many words before a region boundary
+// (dense_prefix_end - 3 in the collector's case d, or min_fill_size), or one
+// word before it and then covers the region's first word too (case b).
+static bool is_exposed(HeapWord* addr) {
+  const size_t offset = PSParallelCompact::summary_data().region_offset(addr);
+  const size_t reach = MAX2((size_t)3, CollectedHeap::min_fill_size());
+  return offset == 0 || offset >= ParallelCompactData::RegionSize - reach;
+}
+
+void TeraHeapForwarding::record(oop old_copy, oop copy) {
+  HeapWord* const from = cast_from_oop<HeapWord*>(old_copy);
+  if (!is_exposed(from)) {
+    return;
+  }
+  if (_exposed == NULL) {
+    _exposed = new GrowableArrayCHeap<TeraHeapMove, mtGC>(64);
+  }
+  _exposed->append(TeraHeapMove{from, copy});
+}
+
+static int compare_moves(TeraHeapMove* a, TeraHeapMove* b) {
+  return a->from < b->from ? -1 : (a->from > b->from ? 1 : 0);
+}
+
+static oop find_exposed(HeapWord* addr) {
+  if (_exposed == NULL || _exposed->is_empty()) {
+    return NULL;
+  }
+  int lo = 0, hi = _exposed->length() - 1;
+  while (lo <= hi) {
+    const int mid = (lo + hi) / 2;
+    HeapWord* const from = _exposed->at(mid).from;
+    if (from == addr) {
+      return _exposed->at(mid).to;
+    }
+    if (from < addr) {
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return NULL;
+}
+
+oop TeraHeapForwarding::forwardee_or_null(oop obj) {
+  HeapWord* const addr = cast_from_oop<HeapWord*>(obj);
+  if (is_exposed(addr)) {
+    oop to = find_exposed(addr);
+    if (to != NULL) {
+      return to;
+    }
+  }
+  if (PSParallelCompact::mark_bitmap()->is_marked(obj)) {
+    return NULL;
+  }
+  // Unmarked: an old copy, or a dead object in a place that still holds dead
+  // references (an nmethod being unloaded), left as the stock collector would.
+  return obj->is_forwarded() ? obj->forwardee() : obj;
+}
+
+void TeraHeapForwarding::moves_done() {
+  if (_exposed != NULL) {
+    _exposed->sort(compare_moves);
+  }
+}
+
+void TeraHeapForwarding::clear() {
+  if (_exposed != NULL) {
+    _exposed->clear();
+  }
+}

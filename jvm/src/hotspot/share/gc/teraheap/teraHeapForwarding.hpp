@@ -1,0 +1,33 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPFORWARDING_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPFORWARDING_HPP
+
+#include "memory/allStatic.hpp"
+#include "oops/oopsHierarchy.hpp"
+
+// Where the old copies of moved objects went, from the move until roots and
+// H2's fields are adjusted. The forwarding pointer in an old copy's mark word
+// says so, with one exception: a full GC that keeps a dense prefix
+// (PSParallelCompact::fill_dense_prefix_end) writes a small filler object, and
+// marks it live, over the dead space just before the prefix's end, which may
+// hold an old copy's header. Only a few words at a collector region's edge are
+// exposed, so the moves of objects starting there are also kept here, to be
+// looked up first.
+class TeraHeapForwarding : AllStatic {
+public:
+  // The move of `old_copy` to `copy`; kept if the old copy's header is exposed.
+  static void record(oop old_copy, oop copy);
+  // The moves of this full GC are done: readies the lookups, which the GC
+  // workers then make in parallel.
+  static void moves_done();
+  // The H2 copy of `obj` if it moved; `obj` itself if it is dead and did not
+  // move (a stale reference, left stale); NULL if it is a live H1 object.
+  static oop forwardee_or_null(oop obj);
+  // Roots and H2 are adjusted: forgets the kept moves.
+  static void clear();
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPFORWARDING_HPP

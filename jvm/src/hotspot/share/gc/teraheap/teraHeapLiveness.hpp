@@ -1,0 +1,38 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPLIVENESS_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPLIVENESS_HPP
+
+#include "memory/allStatic.hpp"
+#include "oops/oopsHierarchy.hpp"
+
+class ParCompactionManager;
+class TeraHeapRegions;
+
+// Which H2 regions a full GC keeps, found as part of its marking rather than
+// after it. A reference that marking follows into H2 makes the target's region
+// live (never its objects). A region made live is then read, once, by the
+// thread that next drains its marking stack: its same-label dependencies
+// become live, the classes of its objects are kept loaded, its cards' H1
+// referents are marked and pushed, and the other regions they refer to become
+// live. Draining the stack and reading queued regions alternate until both
+// are empty, so:
+//  - the work runs on the GC workers during parallel marking, where Reference
+//    discovery belongs (a Reference in H1 reached from an H2 card is
+//    discovered like any other), and is balanced by their work stealing;
+//  - a region revived while References are processed (by a finalizer's
+//    keep-alive, or a soft reference the policy keeps) has its H1 referents
+//    marked in that same phase, before weaker References are looked at.
+class TeraHeapLiveness : AllStatic {
+public:
+  // Before marking: every region is dead until marking reaches it.
+  static void prepare(TeraHeapRegions* regions);
+  // Marking reached `obj` in H2.
+  static void mark_reached(TeraHeapRegions* regions, oop obj);
+  // Reads one queued live region into `cm`'s marking stacks; false if none was queued.
+  static bool mark_from_live_region(TeraHeapRegions* regions, ParCompactionManager* cm);
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPLIVENESS_HPP
