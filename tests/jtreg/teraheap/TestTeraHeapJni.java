@@ -68,7 +68,7 @@ public class TestTeraHeapJni {
     /** A tagged group whose int[] a native thread holds critical while full GCs are asked for. */
     public static class Critical {
         static native void hold(int[] array);
-        static native boolean entered();
+        static native boolean held();
         static native void release();
 
         public static void main(String[] args) throws Exception {
@@ -79,15 +79,22 @@ public class TestTeraHeapJni {
             TeraHeap.move(1);
             Thread holder = new Thread(() -> hold(data));
             holder.start();
-            while (!entered()) {
+            while (!held() && holder.isAlive()) {
                 Thread.sleep(1);
             }
-            // The GC locker is held: these full GCs cannot run, or move, until it is released.
+            // While the GC locker is held, full GCs cannot run, nor move anything. (The holder lets
+            // go after two seconds by itself: a thread that must allocate meanwhile waits for it.)
+            int whileHeld = 0;
             for (int i = 0; i < 5; i++) {
+                boolean before = held();
                 System.gc();
-                Child.check(!TeraHeap.isInH2(data), "a critical array stays where it is");
-                Thread.sleep(5);
+                if (before && held()) {
+                    whileHeld++;
+                    Child.check(!TeraHeap.isInH2(data), "a critical array stays where it is");
+                }
             }
+            System.out.println("full GCs asked for while the array was held: " + whileHeld);
+            Child.check(whileHeld > 0, "some full GC was asked for while the array was held");
             release();
             holder.join();
             System.gc();

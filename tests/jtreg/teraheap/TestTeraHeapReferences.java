@@ -213,8 +213,17 @@ public class TestTeraHeapReferences {
             }
             long freedBefore = TeraHeap.stats().regionsFreed();
             holders = null;
-            TeraHeapProcess.fullGC();
-            TeraHeapProcess.fullGC();
+            // WeakHashMap entries cleared by the last GCs may still wait for the Reference Handler
+            // thread: until it has enqueued them, they are reachable, and so is their queue, which
+            // moved with its map. A few full GCs, a moment apart.
+            for (int i = 0; i < 50 && TeraHeap.stats().regionsFreed() == freedBefore; i++) {
+                TeraHeapProcess.fullGC();
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
+            }
             check(TeraHeap.stats().regionsFreed() > freedBefore, "dropped holders' regions freed");
             for (WeakReference<Object> w : intoH2) {
                 check(w.get() == null, "weak reference into a freed region cleared");
