@@ -40,7 +40,7 @@ run() {   # run <name> <vm options>
   grep -E "^(FAILED|Error)" "$OUT/$name.log" | sort >"$OUT/$name.failed"
 }
 mkdir -p "$OUT"
-STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove"
+STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove"
 if $quick; then
   echo "TeraHeap stress mode (quick subset):"; summary=$(run quick "$STRESS"); echo "$summary"
   passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')

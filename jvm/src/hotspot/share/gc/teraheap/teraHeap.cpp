@@ -117,25 +117,33 @@ size_t TeraHeap::h1_live_words() {
 
 // -XX:+TeraHeapStressMove: besides the tagged groups, every full GC moves
 // old objects that nobody tagged, so that any program (OpenJDK's own GC tests
-// among them) runs with H2 in use. Every 16th live object of the old
-// generation that may move is a root, with its closure, until a quarter of
-// the old generation's live data or an eighth of H2's free space has moved.
+// among them) runs with H2 in use. The old generation is cut into
+// stress_roots_per_gc stripes; the first live object of each that may move is
+// a root, with its closure, under a label of its own (as a program tags its
+// groups: a group that dies frees its regions), until a quarter of the old
+// generation's live data or an eighth of H2's free space has moved.
+static const int stress_roots_per_gc = 8;
+
 void TeraHeap::stress_move(TeraHeapMover* mover) {
   ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
   MutableSpace* old_space = ParallelScavengeHeap::old_gen()->object_space();
   const size_t free_words = (_h2.byte_size() - _regions->used_bytes()) / HeapWordSize;
   const size_t budget = MIN2(h1_live_words() / 4, free_words / 8);
-  const jlong label = min_jlong + _stress_moves++;
   const size_t start = mover->words_moved();
+  HeapWord* const bottom = old_space->bottom();
   HeapWord* const top = old_space->top();
-  uint seen = 0;
-  for (HeapWord* p = bitmap->find_obj_beg(old_space->bottom(), top);
-       p < top && !mover->h2_full() && mover->words_moved() - start < budget;
-       p = bitmap->find_obj_beg(p + cast_to_oop(p)->size(), top)) {
-    oop obj = cast_to_oop(p);
-    if (mover->can_move(obj) && seen++ % 16 == 0) {
-      // Its old copy keeps its size for the walk: the mark word is a forwarding pointer, the klass stays.
-      mover->move_group(obj, label);
+  const size_t stripe = pointer_delta(top, bottom) / stress_roots_per_gc;
+  for (int k = 0; k < stress_roots_per_gc && stripe > 0; k++) {
+    if (mover->h2_full() || mover->words_moved() - start >= budget) {
+      return;
+    }
+    HeapWord* const end = MIN2(top, bottom + (k + 1) * stripe);
+    for (HeapWord* p = bitmap->find_obj_beg(bottom + k * stripe, end); p < end;
+         p = bitmap->find_obj_beg(p + cast_to_oop(p)->size(), end)) {
+      if (mover->can_move(cast_to_oop(p))) {
+        mover->move_group(cast_to_oop(p), min_jlong + _stress_moves++);
+        break;
+      }
     }
   }
 }

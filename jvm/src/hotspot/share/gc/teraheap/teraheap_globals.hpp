@@ -52,9 +52,9 @@
           "generation to bring live data down to.")                         \
                                                                             \
   product(bool, TeraHeapStressMove, false, DIAGNOSTIC,                      \
-          "Testing: at every full GC also move old objects nobody tagged "  \
-          "(every 16th, with what it reaches, up to a budget), so that any "\
-          "program runs with H2 in use.")
+          "Testing: at every full GC also move a few old objects nobody "   \
+          "tagged, each with what it reaches, so that any program runs "    \
+          "with H2 in use.")
 
 // end of GC_TERAHEAP_FLAGS
 
