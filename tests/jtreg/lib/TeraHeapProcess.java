@@ -111,6 +111,24 @@ public final class TeraHeapProcess {
         throw new IllegalStateException("no PS MarkSweep collector: is TeraHeap on?");
     }
 
+    /** In a child: fails the scenario with {@code what} unless {@code ok}. */
+    public static void check(boolean ok, String what) {
+        if (!ok) {
+            throw new RuntimeException("failed: " + what);
+        }
+    }
+
+    /** In a child: allocates {@code mb} megabytes of short-lived arrays, so minor GCs run. */
+    public static void churn(int mb) {
+        List<byte[]> junk = new ArrayList<>();
+        for (int i = 0; i < mb; i++) {
+            junk.add(new byte[1 << 20]);
+            if (junk.size() > 4) {
+                junk.clear();
+            }
+        }
+    }
+
     /** Runs the TeraHeap JDK's java with {@code args}, in a fresh working directory. */
     public static OutputAnalyzer run(String... args) throws Exception {
         ProcessBuilder pb = ProcessTools.createLimitedTestJavaProcessBuilder(args);

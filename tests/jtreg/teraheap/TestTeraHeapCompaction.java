@@ -17,9 +17,7 @@ import org.teraheap.TeraHeap;
 
 public class TestTeraHeapCompaction {
     static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new RuntimeException("failed: " + what);
-        }
+        TeraHeapProcess.check(ok, what);
     }
 
     /** Two heap words (12-byte header and an int, compressed class pointers): packs densely. */

@@ -18,9 +18,7 @@ import org.teraheap.TeraHeap;
 
 public class TestTeraHeapLargeArrays {
     static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new RuntimeException("failed: " + what);
-        }
+        TeraHeapProcess.check(ok, what);
     }
 
     /** Child: the scenario, run under whatever flags the parent chose. */
@@ -64,8 +62,10 @@ public class TestTeraHeapLargeArrays {
 
         static Object[] makeArray(WeakReference<Object> weak) {
             Object[] big = new Object[length];
-            for (int i = 0; i < length; i += 1000) {
-                big[i] = (i % 2000 == 0) ? String.class : weak;   // stay in H1: backward references
+            int[] shared = {-1};
+            for (int i = 0; i < length; i++) {
+                // Class and Reference objects stay in H1: backward references once the array moves.
+                big[i] = (i % 1000 != 0) ? shared : (i % 2000 == 0) ? String.class : weak;
             }
             return big;
         }

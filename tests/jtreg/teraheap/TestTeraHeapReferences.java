@@ -25,19 +25,7 @@ import org.teraheap.TeraHeap;
 
 public class TestTeraHeapReferences {
     static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new RuntimeException("failed: " + what);
-        }
-    }
-
-    static void churn(int mb) {
-        List<byte[]> junk = new ArrayList<>();
-        for (int i = 0; i < mb; i++) {
-            junk.add(new byte[1 << 20]);
-            if (junk.size() > 4) {
-                junk.clear();
-            }
-        }
+        TeraHeapProcess.check(ok, what);
     }
 
     /**
@@ -169,7 +157,7 @@ public class TestTeraHeapReferences {
                 for (Holder h : holders) {
                     h.anchor = null;   // weakOld's referent, old by now, is only weakly reachable
                 }
-                churn(32);
+                TeraHeapProcess.churn(32);
                 TeraHeapProcess.fullGC();
                 for (Holder h : holders) {
                     check(h.weak.get() == h.kept && h.kept[0] == h.id && h.kept[1] == -h.id, "weak ref to H2");

@@ -20,9 +20,7 @@ import org.teraheap.TeraHeap;
 
 public class TestTeraHeapStressMode {
     static void check(boolean ok, String what) {
-        if (!ok) {
-            throw new RuntimeException("failed: " + what);
-        }
+        TeraHeapProcess.check(ok, what);
     }
 
     static final class Item {
