@@ -54,9 +54,11 @@ public final class TeraHeapProcess {
     /**
      * Runs {@code mainClass} with TeraHeap on, H2 in the working directory, {@code flags}, in
      * each of {@link #GC_MODES} and {@link #GC_VARIANTS}, and expects it to print {@code expect}
-     * and exit 0 each time.
+     * and exit 0 each time. Returns the outputs.
      */
-    public static void runInEveryMode(String mainClass, String expect, String... flags) throws Exception {
+    public static List<OutputAnalyzer> runInEveryMode(String mainClass, String expect, String... flags)
+            throws Exception {
+        List<OutputAnalyzer> outputs = new ArrayList<>();
         List<String[]> runs = new ArrayList<>(Arrays.asList(GC_MODES));
         for (String[] variant : GC_VARIANTS) {
             List<String> v = new ArrayList<>(Arrays.asList(VERIFY));
@@ -72,7 +74,9 @@ public final class TeraHeapProcess {
             OutputAnalyzer out = run(cmd.toArray(new String[0]));
             out.shouldHaveExitValue(0);
             out.shouldContain(expect);
+            outputs.add(out);
         }
+        return outputs;
     }
 
     /**

@@ -18,6 +18,7 @@ import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 
+import jdk.test.lib.process.OutputAnalyzer;
 import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
 
@@ -157,6 +158,72 @@ public class TestTeraHeapSemantics {
                 }
             }
             System.out.println("FULL-OK");
+        }
+    }
+
+    /**
+     * A group that finds H2 full keeps its move() hint and moves once regions are freed, without
+     * a new hint; the "H2 is full" warning is given again when H2 fills again after that.
+     */
+    public static class HintKept {
+        static Object[] group(int arrays) {
+            Object[] g = new Object[arrays];
+            for (int i = 0; i < arrays; i++) {
+                g[i] = new int[] {i, 0};   // small, so the filler leaves no room for the late group's root
+            }
+            return g;
+        }
+
+        public static void main(String[] args) {
+            Object[] filler = group(200_000);   // about 5 MB: more than the 4 MB of H2
+            TeraHeap.tagRoot(filler, 1);
+            TeraHeap.move(1);
+            System.gc();
+            check(TeraHeap.isInH2(filler), "the filler moved, as far as it fits");
+            Object[] late = group(10);
+            TeraHeap.tagRoot(late, 2);
+            TeraHeap.move(2);
+            System.gc();
+            check(!TeraHeap.isInH2(late), "no room: the late group stays in H1");
+            check(TeraHeap.stats().movableLabels() == 1, "its hint is kept: " + TeraHeap.stats());
+            filler = null;
+            System.gc();   // frees the filler's regions, then moves the late group on its old hint
+            check(TeraHeap.isInH2(late) && TeraHeap.isInH2(late[9]), "the late group moved once there was room");
+            check(TeraHeap.stats().movableLabels() == 0, "its hint is used up: " + TeraHeap.stats());
+            Object[] again = group(200_000);
+            TeraHeap.tagRoot(again, 3);
+            TeraHeap.move(3);
+            System.gc();   // fills H2 again: warned again
+            for (int i = 0; i < late.length; i++) {
+                check(((int[]) late[i])[0] == i, "late group intact");
+            }
+            System.out.println("HINT-KEPT-OK");
+        }
+    }
+
+    /** An object too large for any run of free regions stays in H1; smaller ones after it move. */
+    public static class LargeNoRoom {
+        public static void main(String[] args) {
+            Object[] first = {new int[1000]};
+            TeraHeap.tagRoot(first, 1);
+            TeraHeap.move(1);
+            System.gc();   // takes one of H2's 4 regions
+            check(TeraHeap.isInH2(first), "first group moved");
+            long[] huge = new long[450_000];   // 3.6 MB: four contiguous 1 MB regions, which no longer exist
+            Object[] group = new Object[101];
+            group[0] = huge;
+            for (int i = 1; i < group.length; i++) {
+                group[i] = new int[] {i};
+            }
+            TeraHeap.tagRoot(group, 2);
+            TeraHeap.move(2);
+            System.gc();
+            check(TeraHeap.isInH2(group) && !TeraHeap.isInH2(huge), "the huge array stays in H1");
+            for (int i = 1; i < group.length; i++) {
+                check(TeraHeap.isInH2(group[i]) && ((int[]) group[i])[0] == i,
+                      "the small objects after it moved: " + i);
+            }
+            System.out.println("LARGE-NO-ROOM-OK");
         }
     }
 
@@ -309,6 +376,14 @@ public class TestTeraHeapSemantics {
         run("Threshold", "THRESHOLD-OK", "-Xmx64m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m",
             "-XX:TeraHeapHighThreshold=40", "-XX:TeraHeapLowThreshold=20");
         run("Full", "FULL-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m", "-XX:TeraHeapRegionSize=1m");
+        for (OutputAnalyzer out : TeraHeapProcess.runInEveryMode(TestTeraHeapSemantics.class.getName() + "$HintKept",
+                "HINT-KEPT-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m", "-XX:TeraHeapRegionSize=1m")) {
+            int warnings = out.getStdout().split("H2 is full", -1).length - 1;
+            check(warnings == 2, "warned when H2 filled, and again when it filled after regions were freed: "
+                  + warnings + " warnings");
+        }
+        run("LargeNoRoom", "LARGE-NO-ROOM-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m",
+            "-XX:TeraHeapRegionSize=1m");
         run("Soft", "SOFT-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
             "-XX:SoftRefLRUPolicyMSPerMB=0");
         String file = new java.io.File("h2-storage").getAbsolutePath();
