@@ -1,8 +1,9 @@
 /*
  * @test
  * @summary -XX:+TeraHeapStressMove moves untagged old objects at every full GC: a program that
- *          tags nothing runs with H2 in use (objects moved at every full GC), and every value it
- *          reads back is what it wrote: maps, linked items, arrays, strings, identity hashes.
+ *          tags nothing runs with H2 in use (objects moved at its full GCs, regions of dead ones
+ *          freed), and every value it reads back is what it wrote: maps, linked items, arrays,
+ *          strings, identity hashes.
  *          Refused without -XX:+UnlockDiagnosticVMOptions on a release build.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapStressMode
@@ -109,11 +110,11 @@ public class TestTeraHeapStressMode {
             H2Stats s = TeraHeap.stats();
             System.out.println("stress: " + s);
             check(s.taggedRoots() == 0, "nothing was tagged");
-            check(s.objectsMoved() > 100_000, "the stress mode moved objects: " + s.objectsMoved());
+            check(s.objectsMoved() > 20_000, "the stress mode moved objects: " + s.objectsMoved());
             check(s.objectsMoved() > movedEarly && movedEarly > 0,
                   "moves at later full GCs too: " + movedEarly + ", then " + s.objectsMoved());
-            // (Regions rarely free in this mode: each full GC's moves, the JDK's own long-lived
-            // objects among them, share one label's regions, which live while any of it does.)
+            // Each root has a label of its own: the regions of dropped generations' roots free.
+            check(s.regionsFreed() > 0, "regions freed: " + s);
             System.out.println("STRESS-OK");
         }
     }
