@@ -5,8 +5,9 @@
 # that fail only with TeraHeap on, and only in the stress mode.
 #   tests/openjdk/run-gc-tests.sh [test or group ...]   (default: the Parallel-GC-relevant set below)
 #   TERAHEAP_TEST_JDK=build/jdk-fastdebug tests/openjdk/run-gc-tests.sh ...
-#   tests/openjdk/run-gc-tests.sh --quick   only the stress mode, on the quick subset below; what
-#                                           make test runs; ends with "N passed, N failed"
+#   tests/openjdk/run-gc-tests.sh --stress [test ...]  only the stress mode (default set), with
+#                                           the tests it fails listed; ends with "N passed, N failed"
+#   tests/openjdk/run-gc-tests.sh --quick   the same on the quick subset below: what make test runs
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
@@ -19,10 +20,10 @@ OUT=$REPO_ROOT/build/openjdk-gc
 QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java gc/TestSmallHeap.java
        gc/parallel gc/stress/systemgc/TestSystemGCWithParallel.java gc/stress/gcold/TestGCOldWithParallel.java
        gc/TestReferenceClearDuringReferenceProcessing.java gc/class_unloading/TestClassUnloadingDisabled.java)
-quick=false
-if [ "${1:-}" = "--quick" ]; then quick=true; shift; fi
+stress_only=false; name=stress
+if [ "${1:-}" = "--quick" ]; then stress_only=true; name=quick; shift; set -- "${QUICK[@]}"; fi
+if [ "${1:-}" = "--stress" ]; then stress_only=true; shift; fi
 tests=("$@")
-if $quick; then tests=("${QUICK[@]}"); fi
 if [ ${#tests[@]} -eq 0 ]; then
   tests=(gc/parallel gc/TestSystemGC.java gc/TestSmallHeap.java gc/TestObjectAlignment.java
          gc/TestVerifySilently.java gc/TestVerifySubSet.java gc/TestNUMAPageSize.java
@@ -41,13 +42,13 @@ run() {   # run <name> <vm options>
 }
 mkdir -p "$OUT"
 STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove"
-if $quick; then
-  echo "TeraHeap stress mode (quick subset):"; summary=$(run quick "$STRESS"); echo "$summary"
+if $stress_only; then
+  echo "TeraHeap stress mode ($name):"; summary=$(run $name "$STRESS"); echo "$summary"
   passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
   failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
   errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
   failed=$(( ${failed:-0} + ${errors:-0} )); passed=${passed:-0}
-  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/quick.failed"; echo "logs: $OUT/quick/work"; }
+  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/$name.failed"; echo "logs: $OUT/$name/work"; }
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
   exit
