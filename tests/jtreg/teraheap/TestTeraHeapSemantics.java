@@ -227,6 +227,41 @@ public class TestTeraHeapSemantics {
         }
     }
 
+    enum Color { RED, GREEN }
+
+    /** Held by a static field: a program-wide object that no group takes. */
+    static final StringBuilder SHARED = new StringBuilder("shared");
+    static final int[] TAGGED_STATIC = {1, 2, 3};
+
+    /**
+     * A group does not take the program's singletons (enum constants, Boolean.TRUE, cached
+     * Integers, what static fields refer to); fresh objects beside them move, and a tagged root
+     * moves even when a static field refers to it.
+     */
+    public static class Singletons {
+        public static void main(String[] args) {
+            Integer fresh = Integer.valueOf(100_000);   // outside the Integer cache
+            Object[] group = {Color.GREEN, Boolean.TRUE, Integer.valueOf(7), SHARED, fresh,
+                              new StringBuilder("own")};
+            TeraHeap.tagRoot(group, 1);
+            TeraHeap.tagRoot(TAGGED_STATIC, 2);
+            TeraHeap.move(1);
+            TeraHeap.move(2);
+            System.gc();
+            check(TeraHeap.isInH2(group) && TeraHeap.isInH2(fresh) && TeraHeap.isInH2(group[5]),
+                  "the group and its own objects moved");
+            check(!TeraHeap.isInH2(Color.GREEN) && !TeraHeap.isInH2(Boolean.TRUE)
+                  && !TeraHeap.isInH2(Integer.valueOf(7)) && !TeraHeap.isInH2(SHARED),
+                  "singletons stay in H1");
+            check(TeraHeap.isInH2(TAGGED_STATIC), "a tagged root moves although a static field refers to it");
+            check(group[0] == Color.GREEN && group[1] == Boolean.TRUE && group[2] == Integer.valueOf(7)
+                  && group[3] == SHARED && ((Integer) group[4]) == 100_000, "the group still refers to them");
+            System.gc();
+            check(Color.valueOf("GREEN") == group[0] && TAGGED_STATIC[2] == 3, "intact after another full GC");
+            System.out.println("SINGLETONS-OK");
+        }
+    }
+
     /** Soft references into a live region stay; into a freed one they are cleared, never dangling. */
     public static class Soft {
         public static void main(String[] args) {
@@ -382,6 +417,7 @@ public class TestTeraHeapSemantics {
             check(warnings == 2, "warned when H2 filled, and again when it filled after regions were freed: "
                   + warnings + " warnings");
         }
+        run("Singletons", "SINGLETONS-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m");
         run("LargeNoRoom", "LARGE-NO-ROOM-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m",
             "-XX:TeraHeapRegionSize=1m");
         run("Soft", "SOFT-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",

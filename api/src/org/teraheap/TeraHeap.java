@@ -16,8 +16,10 @@ package org.teraheap;
  *       {@code label}. The group is the root and every object reachable from it in H1,
  *       except through {@code transient} fields (but those of a class that declares its own
  *       {@code writeObject}, as collections do, are followed), and except {@code Class}
- *       objects, class loaders and {@code java.lang.ref.Reference} objects, which stay in
- *       H1.</li>
+ *       objects, class loaders, {@code java.lang.ref.Reference} objects and the program's
+ *       singletons (what static fields refer to, such as enum constants and
+ *       {@code Boolean.TRUE}, and the JDK's boxing caches), which stay in H1. The root itself
+ *       always moves.</li>
  *   <li>{@link #move(long)} says the group is ready: at the next full garbage collection
  *       (including one started by {@code System.gc()}) it moves to H2. Without this hint,
  *       tagged groups move anyway when H1's old generation is fuller than
@@ -77,7 +79,8 @@ public final class TeraHeap {
      * Advises that the group {@code label} may move to H2 at the next full garbage
      * collection: the tagged roots of that label, and their closures in H1, move then.
      * Roots tagged with the label after the call move at that collection too. The hint
-     * is consumed by the collection that moves the group.
+     * is consumed by the collection that moves the group; a group that finds H2 full keeps
+     * it, and moves at a later full collection once regions have been freed.
      *
      * @param label the group's label, as given to {@link #tagRoot(Object, long)}
      */

@@ -14,10 +14,7 @@ void TeraHeapLiveness::prepare(TeraHeapRegions* regions) {
 }
 
 void TeraHeapLiveness::mark_reached(TeraHeapRegions* regions, oop obj) {
-  const uint i = regions->raw_index_of(obj);
-  if (!regions->is_live_region(i)) {
-    regions->mark_live(i);
-  }
+  regions->mark_live(regions->raw_index_of(obj));
 }
 
 bool TeraHeapLiveness::mark_from_live_region(TeraHeapRegions* regions, ParCompactionManager* cm) {

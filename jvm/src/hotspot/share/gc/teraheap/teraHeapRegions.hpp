@@ -101,7 +101,6 @@ public:
   // region made live here is queued for its cards to be read. Any thread.
   void mark_live(uint i);
   bool is_live(const void* p) const { return _live[index_of(p)]; }
-  bool is_live_region(uint i) const { return _live[_start[i]]; }
   bool has_pending() const { return Atomic::load(&_pending_count) != 0; }
   // A queued region, taken off the queue; UINT_MAX if none.
   uint claim_pending();
