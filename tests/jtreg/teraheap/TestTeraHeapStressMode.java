@@ -57,6 +57,8 @@ public class TestTeraHeapStressMode {
             List<Map<Long, Item>> generations = new ArrayList<>();
             List<int[]> hashes = new ArrayList<>();
             long movedEarly = 0;
+            long movedBefore = 0;
+            int roundsWithMoves = 0;   // rounds whose full GCs moved something
             for (int round = 0; round < 12; round++) {
                 Map<Long, Item> map = new HashMap<>();
                 Item previous = null;
@@ -90,6 +92,9 @@ public class TestTeraHeapStressMode {
                     }
                 }
                 System.gc();
+                long movedNow = TeraHeap.stats().objectsMoved();
+                roundsWithMoves += movedNow > movedBefore ? 1 : 0;
+                movedBefore = movedNow;
                 for (int g = 0; g < generations.size(); g++) {
                     Map<Long, Item> m = generations.get(g);
                     check(m.size() == 20_000, "map size");
@@ -108,9 +113,11 @@ public class TestTeraHeapStressMode {
                 }
             }
             H2Stats s = TeraHeap.stats();
-            System.out.println("stress: " + s);
+            System.out.println("stress: " + s + "; rounds with moves: " + roundsWithMoves + " of 12");
             check(s.taggedRoots() == 0, "nothing was tagged");
-            check(s.objectsMoved() > 20_000, "the stress mode moved objects: " + s.objectsMoved());
+            // How much moves depends on which object opens each stripe; that the full GCs keep
+            // moving does not.
+            check(roundsWithMoves >= 8, "full GCs moved objects in " + roundsWithMoves + " of 12 rounds");
             check(s.objectsMoved() > movedEarly && movedEarly > 0,
                   "moves at later full GCs too: " + movedEarly + ", then " + s.objectsMoved());
             // Each root has a label of its own: the regions of dropped generations' roots free.
