@@ -38,7 +38,16 @@ failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
 errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
 passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} ))
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi   # jtreg itself failed
-[ "$failed" -eq 0 ] || echo "Failed test logs: build/jtreg/work/ (*.jtr)"
+if [ "$failed" -ne 0 ]; then
+  # The reason, in this output too: CI keeps the printed output, not the work directory.
+  for jtr in $(grep -l -E '^test result: (Failed|Error)' $(find build/jtreg/work -name '*.jtr') 2>/dev/null); do
+    echo "---- $jtr: the failing child's command, its last lines and the exception ----"
+    grep -E '^Command: ' "$jtr" | tail -1 | cut -c1-600
+    grep -n -E 'failed: |Exception|fatal error|hs_err|Exit: [1-9]' "$jtr" | head -20
+    grep -E '^test result: ' "$jtr"
+  done
+  echo "Failed test logs: build/jtreg/work/ (*.jtr)"
+fi
 echo "JVM tests: $passed passed, $failed failed"
 
 if [ $# -eq 0 ]; then

@@ -16,7 +16,7 @@ REPEAT=${REPEAT:-3}
 mkdir -p build/bench
 out=build/bench/gc-pause.txt
 : >"$out"
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+source benchmarks/common.sh
 
 echo "| cache | H1 (-Xmx) | full GC, empty heap | full GC, cache in H1 | full GC, cache in H2 | H2 / empty | move rate |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
@@ -39,6 +39,6 @@ for mb in "${sizes[@]}"; do
   c1=$(cat build/bench/gc-h1-$mb-*.log.pauses | median)
   c2=$(cat build/bench/gc-h2-$mb-*.log.pauses | median)
   rate=$(cat build/bench/gc-h2-$mb-*.log.rate | median)
-  ratio=$(awk -v a="$c2" -v b="$e" 'BEGIN {printf "%.2f", a/b}')
+  ratio=$(ratio "$c2" "$e")
   echo "| $mb MB | $h1 | $e ms | $c1 ms | $c2 ms | $ratio | $rate MB/s |"
 done

@@ -1,8 +1,9 @@
 import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
 import java.util.HashMap;
 import java.util.Map;
 
-/** H1 bytes used by a fixed object graph after a full GC: shows TeraHeap adds nothing per object. */
+/** H1 bytes a fixed object graph takes after a full GC: shows TeraHeap adds nothing per object. */
 public class HeapFootprint {
     static final class Rec {
         long a;
@@ -10,7 +11,21 @@ public class HeapFootprint {
         Object c;
     }
 
+    static long usedAfterFullGc() {
+        System.gc();
+        System.gc();
+        // The old generation alone: a full GC leaves every live object there, while the young
+        // generation counts whole TLABs handed out after it, whose size varies from run to run.
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getName().endsWith("Old Gen")) {
+                return pool.getUsage().getUsed();
+            }
+        }
+        throw new IllegalStateException("no old generation pool: run with -XX:+UseParallelGC");
+    }
+
     public static void main(String[] args) {
+        long before = usedAfterFullGc();
         Map<Integer, Rec[]> graph = new HashMap<>();
         for (int i = 0; i < 2000; i++) {
             Rec[] recs = new Rec[500];
@@ -20,9 +35,7 @@ public class HeapFootprint {
             }
             graph.put(i, recs);
         }
-        System.gc();
-        System.gc();
-        long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        long used = usedAfterFullGc() - before;
         System.out.println("h1UsedBytes=" + used + " objects=" + (graph.size() * 501L));
     }
 }

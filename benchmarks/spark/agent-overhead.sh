@@ -9,7 +9,7 @@ source jvm/scripts/common.sh
 W=${1:-pr} SCALE=${2:-1} REPEAT=${REPEAT:-5}
 CP=build/teraheap-bench-spark.jar:$(cat build/spark-classpath.txt)
 OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+source benchmarks/common.sh
 out=build/bench/agent-overhead.txt
 mkdir -p build/bench && : >"$out"
 for i in $(seq "$REPEAT"); do

@@ -33,7 +33,7 @@ public class TestTeraHeapReferences {
      * the Reference Handler thread, a moment after the GC that cleared them.
      */
     static boolean expungedTo(WeakHashMap<?, ?> map, int size) {
-        for (int i = 0; i < 500 && map.size() > size; i++) {
+        for (int i = 0; i < 3000 && map.size() > size; i++) {
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
@@ -138,6 +138,42 @@ public class TestTeraHeapReferences {
         }
 
         static void referencesInGroups() {
+            long freedBefore = TeraHeap.stats().regionsFreed();
+            // Made and used in a method of its own: once it returns, no frame (an interpreted
+            // one's stale local, say) can still hold a holder.
+            List<WeakReference<Object>> intoH2 = holdersThroughGCs();
+            // WeakHashMap entries cleared by the last GCs may still wait for the Reference Handler
+            // thread: until it has enqueued them, they are reachable, and so is their queue, which
+            // moved with its map. A few full GCs, a moment apart.
+            for (int i = 0; i < 100 && !allCleared(intoH2); i++) {
+                TeraHeapProcess.fullGC();
+                sleep(20);
+            }
+            check(TeraHeap.stats().regionsFreed() > freedBefore, "dropped holders' regions freed");
+            for (WeakReference<Object> w : intoH2) {
+                check(w.get() == null, "weak reference into a freed region cleared");
+            }
+        }
+
+        static boolean allCleared(List<WeakReference<Object>> refs) {
+            for (WeakReference<Object> w : refs) {
+                if (!w.refersTo(null)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        static void sleep(long ms) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                throw new RuntimeException(e);
+            }
+        }
+
+        /** Holders moved to H2 and checked through GCs; returns weak references to their arrays. */
+        static List<WeakReference<Object>> holdersThroughGCs() {
             ReferenceQueue<Object> queue = new ReferenceQueue<>();
             Holder[] holders = new Holder[200];
             for (int i = 0; i < holders.length; i++) {
@@ -194,35 +230,50 @@ public class TestTeraHeapReferences {
             }
             check(enqueued >= holders.length, "phantom references enqueued: " + enqueued);
 
-            // Drop the holders: their regions free, and references into them clear.
+            // The holders are dropped when this returns: their regions free, and references into them clear.
             List<WeakReference<Object>> intoH2 = new ArrayList<>();
             for (Holder h : holders) {
                 intoH2.add(new WeakReference<>(h.kept));
             }
-            long freedBefore = TeraHeap.stats().regionsFreed();
-            holders = null;
-            // WeakHashMap entries cleared by the last GCs may still wait for the Reference Handler
-            // thread: until it has enqueued them, they are reachable, and so is their queue, which
-            // moved with its map. A few full GCs, a moment apart.
-            for (int i = 0; i < 50 && TeraHeap.stats().regionsFreed() == freedBefore; i++) {
-                TeraHeapProcess.fullGC();
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    throw new RuntimeException(e);
-                }
-            }
-            check(TeraHeap.stats().regionsFreed() > freedBefore, "dropped holders' regions freed");
-            for (WeakReference<Object> w : intoH2) {
-                check(w.get() == null, "weak reference into a freed region cleared");
-            }
+            return intoH2;
         }
 
         static final List<Finalizable> finalizables = new ArrayList<>();
 
+        static final int GROUPS = 50;
+
         static void finalizersReviveRegions() throws Exception {
             Cleaner cleaner = Cleaner.create();
-            final int n = 50;
+            final int n = GROUPS;
+            // Made in a method of its own, so that no frame of this one holds a group or a finalizable.
+            List<PhantomReference<Object>> phantoms = groupsWithResources(cleaner);
+            // Now only the finalizers reach the groups, and only the groups (in H2) the resources.
+            finalizables.clear();
+            TeraHeapProcess.fullGC();
+            long deadline = System.currentTimeMillis() + 120_000;
+            while (finalizersRun.get() < n && System.currentTimeMillis() < deadline) {
+                System.runFinalization();
+                Thread.sleep(10);
+            }
+            check(finalizersRun.get() == n, "finalizers run: " + finalizersRun.get());
+            check(finalizersBroken.get() == 0, "finalizers that found their resource's phantom reference "
+                    + "cleared or Cleaner run: " + finalizersBroken.get());
+            // Finalized: the next GCs free the groups, then the resources, and the Cleaners run.
+            deadline = System.currentTimeMillis() + 120_000;
+            while (cleanersRun.get() < n && System.currentTimeMillis() < deadline) {
+                TeraHeapProcess.fullGC();
+                Thread.sleep(50);
+            }
+            check(cleanersRun.get() == n, "cleaners run once the finalized groups died: " + cleanersRun.get());
+            for (PhantomReference<Object> p : phantoms) {
+                check(p.refersTo(null), "phantom reference to a dead resource cleared");
+            }
+            Reference.reachabilityFence(phantoms);
+        }
+
+        /** Groups moved to H2, each reached from a finalizable and leading to a resource with a Cleaner. */
+        static List<PhantomReference<Object>> groupsWithResources(Cleaner cleaner) {
+            final int n = GROUPS;
             List<PhantomReference<Object>> phantoms = new ArrayList<>();
             ReferenceQueue<Object> queue = new ReferenceQueue<>();
             for (int i = 0; i < n; i++) {
@@ -239,28 +290,7 @@ public class TestTeraHeapReferences {
             for (Finalizable f : finalizables) {
                 check(TeraHeap.isInH2(f.group) && !TeraHeap.isInH2(f.group.resource), "groups moved");
             }
-            // Now only the finalizers reach the groups, and only the groups (in H2) the resources.
-            finalizables.clear();
-            TeraHeapProcess.fullGC();
-            long deadline = System.currentTimeMillis() + 60_000;
-            while (finalizersRun.get() < n && System.currentTimeMillis() < deadline) {
-                System.runFinalization();
-                Thread.sleep(10);
-            }
-            check(finalizersRun.get() == n, "finalizers run: " + finalizersRun.get());
-            check(finalizersBroken.get() == 0, "finalizers that found their resource's phantom reference "
-                    + "cleared or Cleaner run: " + finalizersBroken.get());
-            // Finalized: the next GCs free the groups, then the resources, and the Cleaners run.
-            deadline = System.currentTimeMillis() + 60_000;
-            while (cleanersRun.get() < n && System.currentTimeMillis() < deadline) {
-                TeraHeapProcess.fullGC();
-                Thread.sleep(50);
-            }
-            check(cleanersRun.get() == n, "cleaners run once the finalized groups died: " + cleanersRun.get());
-            for (PhantomReference<Object> p : phantoms) {
-                check(p.refersTo(null), "phantom reference to a dead resource cleared");
-            }
-            Reference.reachabilityFence(phantoms);
+            return phantoms;
         }
     }
 

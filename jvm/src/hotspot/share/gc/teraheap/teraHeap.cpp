@@ -18,6 +18,7 @@
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
 #include "logging/log.hpp"
@@ -90,6 +91,8 @@ void TeraHeap::log_layout() {
 
 void TeraHeap::prepare_marking() {
   TeraHeapLiveness::prepare(_regions);
+  // Marking reads live regions' cards, adjusting those of the regions that have some.
+  TeraHeapCards::refresh(_regions, 0, _regions->in_use_count());
 }
 
 void TeraHeap::mark_region_live(oop obj) {
@@ -185,22 +188,35 @@ void TeraHeap::collect() {
   }
   _moved_this_gc = mover.objects_moved() > 0;
   if (_moved_this_gc) {
+    _regions->sort_in_use();
     TeraHeapForwarding::moves_done();
     TeraHeapMover::redirect_h1_references();
   }
 
   _bytes_moved += mover.words_moved() * HeapWordSize;
   _objects_moved += mover.objects_moved();
+  const bool storage_full = _regions->take_storage_full();
   if ((mover.h2_full() || mover.too_large() > 0) && !_reported_full) {
     _reported_full = true;
-    log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
-                              "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(_h2.byte_size()));
+    if (storage_full) {
+      log_warning(gc, teraheap)("H2's file system is full (%s, " SIZE_FORMAT "M of H2 in use): objects that "
+                                "do not fit stay in H1; free space there, or preallocate H2 "
+                                "(-XX:+TeraHeapPreallocate) to find this at start", _file->path(),
+                                _regions->regions_in_use() * TeraHeapRegionSize / M);
+    } else {
+      log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
+                                "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(_h2.byte_size()));
+    }
   }
   log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms%s; freed " SIZE_FORMAT
                          " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
                          mover.objects_moved(), mover.words_moved() * HeapWordSize / K,
                          (os::javaTimeNanos() - start) / 1e6, pressure ? " (H1 above the high threshold)" : "",
                          freed, _regions->used_bytes() / M, _h2.byte_size() / M, _regions->regions_in_use());
+  log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
+                          "object starts " SIZE_FORMAT "K committed",
+                          TeraHeapCards::committed_bytes() / K, TeraHeapCards::resident_bytes() / K,
+                          _regions->object_starts()->committed_bytes() / K);
 }
 
 void TeraHeap::adjust_h2(ParCompactionManager* cm) {
@@ -236,9 +252,8 @@ public:
     guarantee(oopDesc::is_oop(o), "TeraHeap: H2 object " PTR_FORMAT " field " PTR_FORMAT " holds a non-object " PTR_FORMAT,
               p2i(_holder), p2i(p), p2i(o));
     // The barrier may have marked the card of the object's header rather than the field's.
-    PSCardTable* ct = ParallelScavengeHeap::heap()->card_table();
-    const CardTable::CardValue card = *ct->byte_for(p);
-    const CardTable::CardValue header_card = *ct->byte_for(_holder);
+    const CardTable::CardValue card = TeraHeapCards::value(p);
+    const CardTable::CardValue header_card = TeraHeapCards::value(_holder);
     if (TeraHeap::is_in_h2(o)) {
       const uint from = _regions->index_of(p);
       const uint to = _regions->index_of(o);
@@ -272,10 +287,8 @@ public:
 };
 
 void TeraHeap::object_iterate(ObjectClosure* cl) {
-  for (uint i = 0; i < _regions->count(); i++) {
-    if (!_regions->in_use(i) || _regions->index_of(_regions->bottom(i)) != i) {
-      continue;
-    }
+  for (int k = 0; k < _regions->in_use_count(); k++) {
+    const uint i = _regions->in_use_region(k);
     for (HeapWord* p = _regions->bottom(i); p < _regions->top(i); p += cast_to_oop(p)->size()) {
       cl->do_object(cast_to_oop(p));
     }
@@ -283,11 +296,10 @@ void TeraHeap::object_iterate(ObjectClosure* cl) {
 }
 
 void TeraHeap::verify() {
+  TeraHeapCards::refresh(_regions, 0, _regions->in_use_count());
   TeraHeapVerifyClosure cl(_regions);
-  for (uint i = 0; i < _regions->count(); i++) {
-    if (!_regions->in_use(i) || _regions->index_of(_regions->bottom(i)) != i) {
-      continue;
-    }
+  for (int k = 0; k < _regions->in_use_count(); k++) {
+    const uint i = _regions->in_use_region(k);
     for (HeapWord* p = _regions->bottom(i); p < _regions->top(i); ) {
       oop o = cast_to_oop(p);
       guarantee(oopDesc::is_oop(o), "TeraHeap: no object at " PTR_FORMAT " in H2 region %u", p2i(p), i);

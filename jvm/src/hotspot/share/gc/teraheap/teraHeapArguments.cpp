@@ -110,7 +110,8 @@ void TeraHeapArguments::initialize() {
   check_incompatible_flags();
   check_sizes();
   check_thresholds();
-  TeraHeapFile::check_path(TeraHeapPath, TeraHeapSize);
+  // A sparse file needs no room at start.
+  TeraHeapFile::check_path(TeraHeapPath, TeraHeapPreallocate ? TeraHeapSize : 0);
 }
 
 size_t TeraHeapArguments::h2_reserved_size(size_t alignment) {

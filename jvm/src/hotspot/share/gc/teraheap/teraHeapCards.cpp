@@ -11,8 +11,11 @@
 #include "gc/parallel/psPromotionManager.inline.hpp"
 #include "gc/parallel/psScavenge.inline.hpp"
 #include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapTablePages.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
@@ -24,25 +27,86 @@ static PSCardTable* card_table() {
   return ParallelScavengeHeap::heap()->card_table();
 }
 
+static TeraHeapTablePages* _pages = NULL;
+
 void TeraHeapCards::initialize(MemRegion h2) {
   assert(clean == CardTable::clean_card_val() && dirty == CardTable::dirty_card_val() &&
          youngergen == PSCardTable::youngergen_card_val(), "our card values are the card table's");
-  CardValue* first = card_table()->byte_for(h2.start());
-  CardValue* last = card_table()->byte_for(h2.last());
-  char* start = align_down((char*)first, os::vm_page_size());
-  char* end = align_up((char*)(last + 1), os::vm_page_size());
-  os::commit_memory_or_exit(start, end - start, false, "TeraHeap: card table for H2");
-  memset(first, clean, last + 1 - first);
+  CardValue* const cards = card_table()->byte_for(h2.start());
+  TeraHeapCardResidency::initialize(cards, h2.byte_size() >> CardTable::card_shift);
+  _pages = new TeraHeapTablePages(h2, (char*)cards, CardTable::card_shift, (u_char)clean,
+                                  TeraHeapCardResidency::lazy(), TeraHeapCardResidency::pages_changed,
+                                  "TeraHeap: card table for H2");
+}
+
+void TeraHeapCards::commit(MemRegion mr) {
+  _pages->commit(mr);
+}
+
+size_t TeraHeapCards::committed_bytes() {
+  return _pages->committed_bytes();
+}
+
+size_t TeraHeapCards::resident_bytes() {
+  return TeraHeapCardResidency::resident_bytes();
+}
+
+static CardTable::CardValue* first_card(MemRegion mr) {
+  return card_table()->byte_for(mr.start());
+}
+
+static CardTable::CardValue* end_card(MemRegion mr) {
+  return card_table()->byte_for(mr.last()) + 1;
 }
 
 void TeraHeapCards::dirty_range(MemRegion mr) {
   card_table()->dirty_MemRegion(mr);
+  TeraHeapCardResidency::note_written(first_card(mr), end_card(mr));
 }
 
-void TeraHeapCards::clear_range(MemRegion mr) {
-  CardValue* first = card_table()->byte_for(mr.start());
-  CardValue* last = card_table()->byte_for(mr.last());
-  memset(first, clean, last + 1 - first);
+void TeraHeapCards::refresh(TeraHeapRegions* regions, int k, int end) {
+  // Neighbouring regions' cards in one read of the kernel's page map.
+  CardValue* run_from = NULL;
+  CardValue* run_to = NULL;
+  for (; k < end; k++) {
+    const uint r = regions->in_use_region(k);
+    if (regions->top(r) == regions->bottom(r)) {
+      continue;
+    }
+    CardValue* const from = first_card(regions->used(r));
+    CardValue* const to = end_card(regions->used(r));
+    if (run_from != NULL && from >= align_down(run_from, os::vm_page_size()) &&
+        from <= align_up(run_to, os::vm_page_size())) {
+      run_from = MIN2(run_from, from);
+      run_to = MAX2(run_to, to);
+      continue;
+    }
+    TeraHeapCardResidency::refresh(run_from, run_to);
+    run_from = from;
+    run_to = to;
+  }
+  TeraHeapCardResidency::refresh(run_from, run_to);
+}
+
+TeraHeapCards::CardValue TeraHeapCards::value(const void* p) {
+  const CardValue* card = card_table()->byte_for(p);
+  return TeraHeapCardResidency::is_resident(card) ? *card : clean;
+}
+
+void TeraHeapCards::release(MemRegion mr, const TeraHeapRegions* regions) {
+  // Pages shared with a region still in use stay: clean the freed cards on
+  // them, without making a page resident that is not.
+  CardValue* const first = first_card(mr);
+  CardValue* const end = end_card(mr);
+  TeraHeapCardResidency::refresh(first, end);
+  for (CardValue* from = first; from < end; ) {
+    CardValue* const to = MIN2(end, align_up(from + 1, os::vm_page_size()));
+    if (TeraHeapCardResidency::is_resident(from)) {
+      memset(from, clean, to - from);
+    }
+    from = to;
+  }
+  _pages->uncommit(mr, regions);
 }
 
 // For a store into an object's field the barrier marks the card of the
@@ -60,37 +124,50 @@ static void spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord*
   }
 }
 
-// Walks the cards of each region in use (start regions only: an object that
-// spans regions is walked from its first), calling `scan_card` on each card
-// `wanted` selects, with an object that reaches into it.
+// Walks the cards of start region r (an object that spans regions is walked
+// from its first), calling `scan_card` on each card `wanted` selects, with an
+// object that reaches into it. Pages of cards the kernel does not back are
+// all clean and skipped; with `give_back`, so are pages found all clean, which
+// are then given back (TeraHeapCardResidency). The region's residency must
+// have been refreshed in this pause.
 template <typename Wanted, typename ScanCard>
-static void walk_cards(TeraHeapRegions* regions, uint first_region, uint stride,
-                       Wanted wanted, ScanCard scan_card) {
+static void walk_cards(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card) {
   PSCardTable* ct = card_table();
-  TeraHeapStartArray* starts = regions->start_array();
-  for (uint r = first_region; r < regions->count(); r += stride) {
-    if (!regions->in_use(r) || regions->index_of(regions->bottom(r)) != r) {
+  TeraHeapObjectStarts* starts = regions->object_starts();
+  HeapWord* const bottom = regions->bottom(r);
+  HeapWord* const top = regions->top(r);
+  if (top == bottom) {
+    return;
+  }
+  // The cards of the regions r spans are read by this walk alone.
+  HeapWord* const span_end = bottom + align_up(pointer_delta(top, bottom), regions->region_words());
+  HeapWord* obj = bottom;   // an object start at or before the current card
+  for (HeapWord* page_start = bottom; page_start < top; ) {
+    CardTable::CardValue* const page = align_down(ct->byte_for(page_start), os::vm_page_size());
+    HeapWord* const page_end = ct->addr_for(page + os::vm_page_size());
+    HeapWord* const to = MIN2(top, page_end);
+    if (!TeraHeapCardResidency::is_resident(page) ||
+        (give_back && ct->addr_for(page) >= bottom && page_end <= span_end &&
+         TeraHeapCardResidency::give_back_if_clean(page, ct->byte_for(to - 1) + 1))) {
+      page_start = to;
       continue;
     }
-    HeapWord* const bottom = regions->bottom(r);
-    HeapWord* const top = regions->top(r);
-    HeapWord* obj = bottom;   // an object start at or before the current card
-    for (HeapWord* card_start = bottom; card_start < top; card_start += CardTable::card_size_in_words) {
+    for (HeapWord* card_start = page_start; card_start < to; card_start += CardTable::card_size_in_words) {
       CardTable::CardValue* card = ct->byte_for(card_start);
-      // Most of a moved group's cards are clean: skip them a word at a time.
+      // Most of a moved group's cards are clean: skip them a word at a time,
+      // never reading past `to` (the next page of cards may not be mapped).
       const size_t cards_per_word = sizeof(uintptr_t);
-      while (is_aligned(card, cards_per_word) && *(uintptr_t*)card == (uintptr_t)CardTable::clean_card_row_val() &&
-             card_start + cards_per_word * CardTable::card_size_in_words <= top) {
+      while (card_start + cards_per_word * CardTable::card_size_in_words <= to && is_aligned(card, cards_per_word) &&
+             *(uintptr_t*)card == (uintptr_t)CardTable::clean_card_row_val()) {
         card += cards_per_word;
         card_start += cards_per_word * CardTable::card_size_in_words;
       }
-      if (card_start >= top || !wanted(*card)) {
+      if (card_start >= to || !wanted(*card)) {
         continue;
       }
       HeapWord* const card_end = MIN2(card_start + CardTable::card_size_in_words, top);
       // The current object may still cover the card (a large array): then it
-      // is the one. Otherwise jump with the start array when far behind (its
-      // lookup walks back at most to where the current object ends), or walk.
+      // is the one. Otherwise jump with the start table when far behind, or walk.
       HeapWord* obj_end = obj + cast_to_oop(obj)->size();
       if (obj_end <= card_start && pointer_delta(card_start, obj_end) > 8 * CardTable::card_size_in_words) {
         obj = starts->object_start(card_start);
@@ -105,9 +182,9 @@ static void walk_cards(TeraHeapRegions* regions, uint first_region, uint stride,
       }
       scan_card(card, MemRegion(card_start, card_end), obj);
     }
+    page_start = to;
   }
 }
-
 
 // Iterates the fields within `mr` of the objects from `obj` on.
 template <typename Closure>
@@ -177,15 +254,23 @@ public:
 
 void TeraHeapCards::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers) {
   TeraHeapScavengeClosure cl(pm, regions);
-  walk_cards(regions, worker_id, workers,
-             [](CardValue v) { return v == dirty || v == youngergen; },
-             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
-               cl.start_card(mr);
-               iterate_fields(obj, mr, &cl);
-               // Written before the young referents are copied: copying can
-               // only raise the card to youngergen again.
-               *card = cl.state();
-             });
+  // Each worker takes a run of the (address-ordered) regions in use: no card
+  // is shared, and their residency is read in few calls.
+  const int n = regions->in_use_count();
+  const int k_from = (int)((size_t)n * worker_id / workers);
+  const int k_end = (int)((size_t)n * (worker_id + 1) / workers);
+  refresh(regions, k_from, k_end);
+  for (int k = k_from; k < k_end; k++) {
+    walk_cards(regions, regions->in_use_region(k), true,
+               [](CardValue v) { return v == dirty || v == youngergen; },
+               [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+                 cl.start_card(mr);
+                 iterate_fields(obj, mr, &cl);
+                 // Written before the young referents are copied: copying can
+                 // only raise the card to youngergen again.
+                 *card = cl.state();
+               });
+  }
 }
 
 class TeraHeapMarkClosure : public TeraHeapCardClosure {
@@ -214,7 +299,7 @@ public:
 void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
   TeraHeapMarkClosure cl(cm, regions);
   bool found = false;
-  walk_cards(regions, region, regions->count(),
+  walk_cards(regions, region, true,
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
                found = true;
@@ -251,11 +336,12 @@ public:
 
 void TeraHeapCards::adjust(TeraHeapRegions* regions, ParCompactionManager* cm) {
   TeraHeapAdjustClosure cl(cm, regions);
-  for (uint r = 0; r < regions->count(); r++) {
+  for (int k = 0; k < regions->in_use_count(); k++) {
+    const uint r = regions->in_use_region(k);
     if (!regions->has_cards(r)) {
       continue;
     }
-    walk_cards(regions, r, regions->count(),
+    walk_cards(regions, r, false,
                [](CardValue v) { return v != clean; },
                [&](CardValue* card, MemRegion mr, HeapWord* obj) {
                  cl.start_card(mr);

@@ -30,13 +30,25 @@ public:
   static const CardValue youngergen = 3;   // PSCardTable::youngergen_card
   static const CardValue oldgen = 5;
 
-  // Commits the card bytes that cover H2 and cleans them.
+  // H2's cards are reserved with the card table and committed only for
+  // regions in use (TeraHeapTablePages): commit before a region is filled,
+  // release once it is freed. Of those, DRAM backs only the pages of cards
+  // written since they were last found clean (TeraHeapCardResidency).
   static void initialize(MemRegion h2);
+  static void commit(MemRegion mr);
+  static void release(MemRegion mr, const TeraHeapRegions* regions);
+  static size_t committed_bytes();
+  static size_t resident_bytes();
   static void dirty_range(MemRegion mr);
-  static void clear_range(MemRegion mr);
+  // Reads which pages of cards the kernel backs for the regions in use from
+  // the k-th to before the end-th: before a collection, or heap verification,
+  // reads any of their cards.
+  static void refresh(TeraHeapRegions* regions, int k, int end);
+  // Any H2 card's state, once refreshed.
+  static CardValue value(const void* p);
 
   // Minor GC: worker `worker_id` of `workers` scans the dirty and youngergen
-  // cards of every workers-th region (a region is a stripe, so no card is
+  // cards of its share of the regions in use (whole regions, so no card is
   // shared between threads), scavenges young referents and records links
   // between H2 regions.
   static void scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers);

@@ -3,6 +3,7 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "runtime/os.hpp"
@@ -143,7 +144,9 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
     fd = create_unnamed(info.dir, file_path, sizeof(file_path));
   }
 
-  const int err = posix_fallocate(fd, 0, (off_t)size);
+  // Without preallocation the file only gets its length: storage comes a region at a time.
+  const int err = TeraHeapPreallocate ? posix_fallocate(fd, 0, (off_t)size)
+                                      : (ftruncate(fd, (off_t)size) == 0 ? 0 : errno);
   if (err != 0) {
     if (info.named) {
       ftruncate(fd, 0);

@@ -10,8 +10,11 @@
 
 // The file H2 is mapped over. Either an unnamed file in a directory, unlinked
 // as soon as it is made so that it goes away with the process, or a file the
-// user named, which stays. Space for all of H2 is allocated when the file is
-// made, so a full file system is an error at start and never a SIGBUS later.
+// user named, which stays. Storage for all of H2 is allocated when the file is
+// made (-XX:+TeraHeapPreallocate, the default), so a full file system is an
+// error at start; without it the file is sparse. Either way a region's storage
+// is allocated before the region is written (reserve_storage), so a full file
+// system is never a SIGBUS.
 class TeraHeapFile : public CHeapObj<mtGC> {
   int   _fd;
   char* _path;     // what the logs call the file

@@ -13,6 +13,7 @@
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapSingletons.hpp"
 #include "memory/iterator.inline.hpp"
@@ -117,7 +118,7 @@ oop TeraHeapMover::copy(oop obj) {
   // The mark word goes along: identity hash, lock state and age stay as they were.
   Copy::aligned_disjoint_words(cast_from_oop<HeapWord*>(obj), to, words);
   oop moved = cast_to_oop(to);
-  _regions->start_array()->allocate_block(to);
+  _regions->object_starts()->record(to);
   _regions->record_klass(_regions->index_of(to), obj->klass());
   // Its fields still refer to H1 until followed; the full GC's adjust step
   // reads these cards and settles their states.

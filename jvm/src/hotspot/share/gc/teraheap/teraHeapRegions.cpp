@@ -7,15 +7,12 @@
 #include "gc/parallel/psCardTable.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "logging/log.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
 #include "utilities/align.hpp"
-
-void TeraHeapStartArray::clear(MemRegion mr) {
-  memset(block_for_addr(mr.start()), clean_block, mr.byte_size() >> block_shift);
-}
 
 TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile* file) :
     _h2(h2),
@@ -28,7 +25,11 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _open_labels(16),
     _open_regions(16),
     _free_hint(0),
-    _regions_freed(0) {
+    _regions_freed(0),
+    _regions_in_use(0),
+    _storage_full(false),
+    _in_use(16),
+    _object_starts(new TeraHeapObjectStarts(h2)) {
   _top = NEW_C_HEAP_ARRAY(HeapWord*, _count, mtGC);
   _label = NEW_C_HEAP_ARRAY(jlong, _count, mtGC);
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
@@ -45,15 +46,19 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _deps[i] = NULL;
     _klasses[i] = NULL;
   }
-  _start_array.initialize(h2);
-  _start_array.set_covered_region(h2);
 }
 
 bool TeraHeapRegions::open(uint i, jlong label, uint start) {
-  // A freed region's storage went back to the file system; take it back before writing.
+  // A freed region's storage went back to the file system (and without
+  // preallocation it never had any); take it back before writing.
   if (!_file->reserve_storage(pointer_delta(bottom(i), _h2.start(), 1), _region_words * HeapWordSize)) {
+    _storage_full = true;
     return false;
   }
+  const MemRegion mr(bottom(i), _region_words);
+  TeraHeapCards::commit(mr);
+  _object_starts->commit(mr);
+  _regions_in_use++;
   _top[i] = bottom(i);
   _label[i] = label;
   _start[i] = start;
@@ -95,6 +100,14 @@ void TeraHeapRegions::set_open_region(jlong label, uint region) {
   }
 }
 
+// Regions just marked free give back their tables' pages (those that no
+// region in use shares) and their storage.
+void TeraHeapRegions::release(MemRegion mr) {
+  TeraHeapCards::release(mr, this);
+  _object_starts->release(mr, this);
+  _file->release_storage(pointer_delta(mr.start(), _h2.start(), 1), mr.byte_size());
+}
+
 HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
   if (words > _region_words) {
     // Contiguous regions of its own; the last one's tail stays unused.
@@ -108,11 +121,16 @@ HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
         for (uint j = first; j < i; j++) {
           _top[j] = NULL;
           _start[j] = j;
+          _regions_in_use--;
+        }
+        if (i > first) {
+          release(MemRegion(bottom(first), bottom(i)));
         }
         return NULL;
       }
       _top[i] = bottom(i + 1);
     }
+    _in_use.append(first);
     // The start region's top stands for the whole object when walking it.
     _top[first] = bottom(first) + words;
     return bottom(first);
@@ -130,8 +148,9 @@ HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
     return allocate_shared(words);
   }
   if (!open(r, label, r)) {
-    return NULL;
+    return allocate_shared(words);
   }
+  _in_use.append(r);
   set_open_region(label, r);
   HeapWord* result = _top[r];
   _top[r] += words;
@@ -162,8 +181,8 @@ void TeraHeapRegions::record_klass(uint region, Klass* k) {
 }
 
 void TeraHeapRegions::clear_live() {
-  for (uint i = 0; i < _count; i++) {
-    _live[i] = false;
+  for (int k = 0; k < _in_use.length(); k++) {
+    _live[_in_use.at(k)] = false;
   }
   _pending.clear();
   _pending_count = 0;
@@ -210,8 +229,11 @@ bool TeraHeapRegions::add_dependency(uint from, uint to) {
 
 size_t TeraHeapRegions::free_dead_regions() {
   size_t freed = 0;
-  for (uint i = 0; i < _count; i++) {
-    if (is_free(i) || _start[i] != i || _live[i]) {
+  int kept = 0;
+  for (int k = 0; k < _in_use.length(); k++) {
+    const uint i = _in_use.at(k);
+    if (_live[i]) {
+      _in_use.at_put(kept++, i);
       continue;
     }
     // A dead start region frees itself and the rest of its object's regions.
@@ -219,10 +241,6 @@ size_t TeraHeapRegions::free_dead_regions() {
     while (end < _count && !is_free(end) && _start[end] == i) {
       end++;
     }
-    MemRegion mr(bottom(i), bottom(end));
-    TeraHeapCards::clear_range(mr);
-    _start_array.clear(mr);
-    _file->release_storage(pointer_delta(mr.start(), _h2.start(), 1), mr.byte_size());
     for (uint j = i; j < end; j++) {
       _top[j] = NULL;
       _start[j] = j;
@@ -230,10 +248,12 @@ size_t TeraHeapRegions::free_dead_regions() {
       if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
       freed++;
     }
+    release(MemRegion(bottom(i), bottom(end)));
     if (i < _free_hint) {
       _free_hint = i;
     }
   }
+  _in_use.trunc_to(kept);
   // Forget open regions that were freed.
   for (int k = _open_labels.length() - 1; k >= 0; k--) {
     if (is_free(_open_regions.at(k))) {
@@ -241,24 +261,34 @@ size_t TeraHeapRegions::free_dead_regions() {
       _open_regions.remove_at(k);
     }
   }
+  _regions_in_use -= freed;
   _regions_freed += freed;
   return freed;
 }
 
-size_t TeraHeapRegions::used_bytes() const {
-  size_t used = 0;
-  for (uint i = 0; i < _count; i++) {
-    if (!is_free(i) && _start[i] == i) {
-      used += pointer_delta(_top[i], bottom(i), 1);
-    }
-  }
-  return used;
+static int compare_regions(uint* a, uint* b) {
+  return *a < *b ? -1 : (*a > *b ? 1 : 0);
 }
 
-size_t TeraHeapRegions::regions_in_use() const {
-  size_t n = 0;
-  for (uint i = 0; i < _count; i++) {
-    n += is_free(i) ? 0 : 1;
+void TeraHeapRegions::sort_in_use() {
+  _in_use.sort(compare_regions);
+}
+
+bool TeraHeapRegions::any_in_use(MemRegion mr) const {
+  const uint last = raw_index_of(mr.last());
+  for (uint i = raw_index_of(mr.start()); i <= last; i++) {
+    if (!is_free(i)) {
+      return true;
+    }
   }
-  return n;
+  return false;
+}
+
+size_t TeraHeapRegions::used_bytes() const {
+  size_t used = 0;
+  for (int k = 0; k < _in_use.length(); k++) {
+    const uint i = _in_use.at(k);
+    used += pointer_delta(_top[i], bottom(i), 1);
+  }
+  return used;
 }

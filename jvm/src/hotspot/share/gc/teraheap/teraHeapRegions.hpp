@@ -5,7 +5,6 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
 
-#include "gc/parallel/objectStartArray.hpp"
 #include "memory/allocation.hpp"
 #include "memory/memRegion.hpp"
 #include "runtime/atomic.hpp"
@@ -14,13 +13,7 @@
 class Klass;
 class Mutex;
 class TeraHeapFile;
-
-// Object starts inside H2, so that a card can be scanned from the first
-// object that reaches into it.
-class TeraHeapStartArray : public ObjectStartArray {
-public:
-  void clear(MemRegion mr);
-};
+class TeraHeapObjectStarts;
 
 // H2 cut into fixed-size regions. Each label fills regions of its own,
 // append-only; an object larger than a region takes contiguous regions (the
@@ -62,13 +55,21 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   GrowableArrayCHeap<uint, mtGC>  _open_regions;  // ...and that region
   uint            _free_hint;
   size_t          _regions_freed;
+  size_t          _regions_in_use;
+  bool            _storage_full;   // the file system refused a region its storage
 
-  TeraHeapStartArray _start_array;
+  // Start regions in use, in address order from the end of each full GC on:
+  // what every pass over H2 visits, so that no GC step costs in proportion
+  // to H2's capacity.
+  GrowableArrayCHeap<uint, mtGC> _in_use;
+
+  TeraHeapObjectStarts* _object_starts;
 
   bool is_free(uint i) const { return _top[i] == NULL; }
   bool claim_free_run(uint n, uint* first);
   bool open(uint i, jlong label, uint start);
   HeapWord* allocate_shared(size_t words);
+  void release(MemRegion mr);
   uint open_region_of(jlong label) const;
   void set_open_region(jlong label, uint region);
 
@@ -78,6 +79,8 @@ public:
   uint count() const { return _count; }
   size_t region_words() const { return _region_words; }
   HeapWord* bottom(uint i) const { return _h2.start() + i * _region_words; }
+  // What start region i holds: its objects, or the one object it starts.
+  MemRegion used(uint i) const { return MemRegion(bottom(i), top(i)); }
   HeapWord* top(uint i) const { return _top[i]; }
   bool in_use(uint i) const { return !is_free(i); }
   // The region holding p, or the start region of the object that spans it.
@@ -88,7 +91,15 @@ public:
     return (uint)(pointer_delta(p, _h2.start(), 1) / (_region_words * HeapWordSize));
   }
   jlong label(uint i) const { return _label[i]; }
-  TeraHeapStartArray* start_array() { return &_start_array; }
+  TeraHeapObjectStarts* object_starts() { return _object_starts; }
+  // Start regions in use: in_use_region(k) for k below in_use_count().
+  int in_use_count() const { return _in_use.length(); }
+  // Puts them in address order (after regions opened), so that neighbours in
+  // the list are mostly neighbours in H2.
+  void sort_in_use();
+  uint in_use_region(int k) const { return _in_use.at(k); }
+  // Whether any region that overlaps mr is in use.
+  bool any_in_use(MemRegion mr) const;
 
   // Space for `words` in a region of `label`, or NULL when H2 is full.
   HeapWord* allocate(jlong label, size_t words);
@@ -117,8 +128,11 @@ public:
   size_t free_dead_regions();
 
   size_t used_bytes() const;
-  size_t regions_in_use() const;
+  size_t regions_in_use() const { return _regions_in_use; }
   size_t regions_freed() const { return _regions_freed; }
+  // Whether an allocation failed because the file system had no room for a
+  // region (possible with -XX:-TeraHeapPreallocate); cleared on reading.
+  bool take_storage_full() { bool v = _storage_full; _storage_full = false; return v; }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP

@@ -31,8 +31,13 @@
           "scan it. Uses the Parallel collector.")                          \
                                                                             \
   product(size_t, TeraHeapSize, 8 * G,                                      \
-          "Size of H2 in bytes; a multiple of TeraHeapRegionSize. The "     \
-          "backing file is preallocated to this size at start.")            \
+          "Size of H2 in bytes; a multiple of TeraHeapRegionSize.")         \
+                                                                            \
+  product(bool, TeraHeapPreallocate, true,                                  \
+          "Allocate storage for all of H2's file at start, so that a file " \
+          "system too small is an error at start. Off: the file is sparse " \
+          "and takes storage a region at a time; a full file system is "    \
+          "then found when a region opens, and reported.")                  \
                                                                             \
   product(ccstr, TeraHeapPath, NULL,                                        \
           "Where H2's backing file lives: a directory (an unnamed file is " \

@@ -1,0 +1,71 @@
+import java.util.ArrayList;
+import java.util.List;
+
+import org.teraheap.TeraHeap;
+
+/**
+ * GC pauses with a given amount of data in H2 and a small, fixed H1 live set, for comparing pauses
+ * as H2 grows (benchmarks/gc/scale.sh). The data is groups of 1 MB (an Object[] of 128 records of
+ * 8 KB long[]), 32 groups per label, moved 256 MB at a time so that H1 never holds much of it;
+ * once moved, nothing writes it again (a cache, mostly clean cards). Then, with the kernel's
+ * writeback done, it runs the given number of full GCs (System.gc()) and of minor GCs (young
+ * garbage) that the GC log times.
+ *   java ... H2Scale <GB in H2> <GCs to time>
+ */
+public class H2Scale {
+    static final int GROUP_RECORDS = 128;
+    static final int RECORD_LONGS = 1020;   // 8 KB with its header
+
+    static Object[] group(long id) {
+        Object[] records = new Object[GROUP_RECORDS];
+        for (int i = 0; i < records.length; i++) {
+            long[] record = new long[RECORD_LONGS];
+            record[0] = id;
+            record[RECORD_LONGS - 1] = i;
+            records[i] = record;
+        }
+        return records;
+    }
+
+    public static void main(String[] args) throws Exception {
+        int gb = Integer.parseInt(args[0]);
+        int rounds = Integer.parseInt(args[1]);
+        List<Object[]> groups = new ArrayList<>();
+        long moveStart = System.nanoTime();
+        for (long g = 0; g < gb * 1024L; g++) {
+            Object[] group = group(g);
+            TeraHeap.tagRoot(group, 1 + g / 32);
+            TeraHeap.move(1 + g / 32);
+            groups.add(group);
+            if (g % 256 == 255) {
+                System.gc();
+            }
+        }
+        System.gc();
+        double moveS = (System.nanoTime() - moveStart) / 1e9;
+        if (gb > 0 && !TeraHeap.isInH2(groups.get(groups.size() - 1))) {
+            throw new IllegalStateException("the data did not move to H2: is TeraHeapSize large enough?");
+        }
+        long writebackMs = FullGcPause.waitForWriteback();
+
+        for (int r = 0; r < rounds; r++) {
+            System.gc();
+        }
+        // Minor GCs: 1 GB of young garbage per round (two or three GCs), nothing survives.
+        long sink = 0;
+        for (int r = 0; r < rounds; r++) {
+            for (long allocated = 0; allocated < 1L << 30; allocated += 64 << 10) {
+                sink += new byte[64 << 10].length;
+            }
+        }
+
+        for (int g = 0; g < groups.size(); g += 97) {
+            long[] record = (long[]) groups.get(g)[g % GROUP_RECORDS];
+            if (record[0] != g || record[RECORD_LONGS - 1] != g % GROUP_RECORDS) {
+                throw new IllegalStateException("group " + g + " damaged");
+            }
+        }
+        System.out.printf("h2GB=%d usedMB=%d regions=%d moveS=%.1f writebackWaitMs=%d sink=%d%n", gb,
+                TeraHeap.stats().usedBytes() >> 20, TeraHeap.stats().regionsInUse(), moveS, writebackMs, sink);
+    }
+}

@@ -1,0 +1,61 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPCARDRESIDENCY_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPCARDRESIDENCY_HPP
+
+#include "gc/shared/cardTable.hpp"
+#include "memory/allStatic.hpp"
+#include "memory/memRegion.hpp"
+#include "utilities/bitMap.hpp"
+
+// Which pages of H2's card table hold anything. Most of a large H2 is
+// written once, when its groups move, and read afterwards: its cards stay
+// clean. A page of the table (4 KB of cards, 2 MB of H2) whose cards are all
+// clean is given back to the kernel, and a page the kernel does not back is
+// read as all clean, without touching it. The stock barrier needs no change:
+// its first store into such a page faults in a zero page, and zero is the
+// dirty card value, so the whole page then reads dirty until a collector
+// has scanned it. So the collectors read, and DRAM holds, only the pages
+// written since they were last found clean, however large H2 is.
+//
+// What the kernel backs is read from /proc/self/pagemap (present or swapped
+// out) at every collection, before any page is skipped. Where pagemap cannot
+// be read, every page counts as resident and none is given back: pages are
+// then filled with clean cards when committed, as any card table's.
+class TeraHeapCardResidency : AllStatic {
+  static CardTable::CardValue* _base;   // the card of H2's first word
+  static int      _pagemap;              // fd, -1: not readable
+  static CHeapBitMap* _resident;         // per page: may hold non-clean cards, read it
+
+  static size_t page_of(const void* card);
+  static char* page_address(size_t page);
+
+public:
+  static void initialize(CardTable::CardValue* h2_cards, size_t bytes);
+  // False if every page must be filled with clean cards when committed.
+  static bool lazy() { return _pagemap >= 0; }
+
+  // Sets the resident bits of the pages that hold the cards from..to (one
+  // region's, or a run of regions') from the kernel. Any thread; pages shared
+  // with another caller's range get the same answer.
+  static void refresh(const CardTable::CardValue* from, const CardTable::CardValue* to);
+  // The page of `card` may be read.
+  static bool is_resident(const CardTable::CardValue* card);
+  // Cards just written by a collector (made resident if they were not).
+  static void note_written(const CardTable::CardValue* from, const CardTable::CardValue* to);
+  // True if the cards from `page`, a page's start, to `end` are clean; the
+  // page is then given back to the kernel. Its cards after `end` describe no
+  // object (they are past a region's top), and come back clean. The caller
+  // must be the only one to read or write a card of that page for the rest
+  // of this pause.
+  static bool give_back_if_clean(CardTable::CardValue* page, const CardTable::CardValue* end);
+  // Pages of the table just committed (TeraHeapTablePages fills them with
+  // clean cards unless lazy) or uncommitted.
+  static void pages_changed(char* from, char* to, bool committed);
+
+  static size_t resident_bytes();
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPCARDRESIDENCY_HPP

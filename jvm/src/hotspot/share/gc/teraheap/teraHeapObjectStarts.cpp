@@ -1,0 +1,62 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
+#include "gc/teraheap/teraHeapTablePages.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/os.hpp"
+#include "services/memTracker.hpp"
+#include "utilities/align.hpp"
+
+// Entries are 2 bytes per 32 KB block: the table's page covers 64 MB of H2.
+static const int table_shift = 14;   // log2(H2 bytes per table byte)
+
+TeraHeapObjectStarts::TeraHeapObjectStarts(MemRegion h2) : _h2(h2) {
+  STATIC_ASSERT(((size_t)1 << block_shift) / sizeof(Entry) == ((size_t)1 << table_shift));
+  STATIC_ASSERT(block_words - 1 < none);
+  const size_t bytes = align_up(h2.byte_size() >> table_shift, os::vm_page_size());
+  _rs = ReservedSpace(bytes);
+  if (!_rs.is_reserved()) {
+    TeraHeapArguments::fail("cannot reserve " SIZE_FORMAT "K of address space for H2's object start table: "
+                            "lower -XX:TeraHeapSize", bytes / K);
+  }
+  MemTracker::record_virtual_memory_type((address)_rs.base(), mtGC);
+  _entries = (Entry*)_rs.base();
+  _pages = new TeraHeapTablePages(h2, _rs.base(), table_shift, 0xFF, false, NULL,
+                                  "TeraHeap: object start table for H2");
+}
+
+void TeraHeapObjectStarts::commit(MemRegion mr) {
+  _pages->commit(mr);
+}
+
+HeapWord* TeraHeapObjectStarts::object_start(HeapWord* addr) const {
+  assert(_h2.contains(addr), "in H2");
+  size_t b = block_of(addr);
+  HeapWord* start = _entries[b] == none ? NULL : block_start(b) + _entries[b];
+  if (start == NULL || start > addr) {
+    // Some object before this block reaches into it: walk from the nearest
+    // block before with a start (within the region: its first block has one).
+    do {
+      assert(b > 0, "an object starts at the bottom of every region in use");
+      b--;
+    } while (_entries[b] == none);
+    start = block_start(b) + _entries[b];
+  }
+  for (HeapWord* next = start + cast_to_oop(start)->size(); next <= addr; next += cast_to_oop(next)->size()) {
+    start = next;
+  }
+  return start;
+}
+
+void TeraHeapObjectStarts::release(MemRegion mr, const TeraHeapRegions* regions) {
+  memset(&_entries[block_of(mr.start())], 0xFF, (mr.byte_size() >> block_shift) * sizeof(Entry));
+  _pages->uncommit(mr, regions);
+}
+
+size_t TeraHeapObjectStarts::committed_bytes() const {
+  return _pages->committed_bytes();
+}

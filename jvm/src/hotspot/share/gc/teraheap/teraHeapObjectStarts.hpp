@@ -1,0 +1,56 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPOBJECTSTARTS_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPOBJECTSTARTS_HPP
+
+#include "memory/allocation.hpp"
+#include "memory/memRegion.hpp"
+#include "memory/virtualspace.hpp"
+
+class TeraHeapRegions;
+class TeraHeapTablePages;
+
+// Where objects start in H2, so that a card can be read from the first object
+// that reaches into it. One 16-bit entry per 32 KB block of H2: the word
+// offset of the first object that starts in the block, or `none`. H2 fills
+// upwards, so the first start recorded stays. A region's first block starts
+// with an object, so a lookup never leaves the region. 64 KB per GB of H2 in
+// use (64 MB per TB), for a lookup that walks at most one block of object
+// headers: a card is looked up only when a collector must read it.
+class TeraHeapObjectStarts : public CHeapObj<mtGC> {
+  typedef uint16_t Entry;
+  static const Entry none = 0xFFFF;
+  static const int block_shift = 15;
+  static const size_t block_words = ((size_t)1 << block_shift) / HeapWordSize;
+
+  MemRegion           _h2;
+  ReservedSpace       _rs;
+  Entry*              _entries;
+  TeraHeapTablePages* _pages;
+
+  size_t block_of(const void* p) const { return pointer_delta(p, _h2.start(), 1) >> block_shift; }
+  HeapWord* block_start(size_t b) const { return _h2.start() + b * block_words; }
+
+public:
+  explicit TeraHeapObjectStarts(MemRegion h2);
+
+  // Before a region is filled, and after it is freed.
+  void commit(MemRegion mr);
+  void release(MemRegion mr, const TeraHeapRegions* regions);
+
+  // An object was placed at p, above every object before it in its region.
+  void record(HeapWord* p) {
+    const size_t b = block_of(p);
+    if (_entries[b] == none) {
+      _entries[b] = (Entry)pointer_delta(p, block_start(b));
+    }
+  }
+  // The start of the object that covers addr, which must be inside a filled part of H2.
+  HeapWord* object_start(HeapWord* addr) const;
+
+  size_t committed_bytes() const;
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPOBJECTSTARTS_HPP
