@@ -40,6 +40,15 @@ run() {   # run <name> <vm options>
   grep "^Test results" "$OUT/$name.log" || echo "Test results: none (see $OUT/$name.log)"
   grep -E "^(FAILED|Error)" "$OUT/$name.log" | sort >"$OUT/$name.failed"
 }
+# Why each failing test failed, in this output: CI keeps what is printed, not the work directory.
+explain() {   # explain <jtreg work dir>
+  local jtr
+  for jtr in $(grep -l -E '^test result: (Failed|Error)' $(find "$1" -name '*.jtr') 2>/dev/null); do
+    echo "---- $jtr ----"
+    grep -n -E 'Exception in thread|Error: |fatal error|hs_err|exit code|[Tt]imed out|^result: ' "$jtr" | grep -v 'result: Passed' | head -20 | cut -c1-400
+    grep -E '^test result: ' "$jtr"
+  done
+}
 mkdir -p "$OUT"
 STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove"
 if $stress_only; then
@@ -48,7 +57,7 @@ if $stress_only; then
   failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
   errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
   failed=$(( ${failed:-0} + ${errors:-0} )); passed=${passed:-0}
-  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/$name.failed"; echo "logs: $OUT/$name/work"; }
+  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/$name.failed"; explain "$OUT/$name/work"; echo "logs: $OUT/$name/work"; }
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
   exit
