@@ -360,7 +360,11 @@ public class TestTeraHeapSemantics {
         }
     }
 
-    /** A freed region's storage goes back to the file system, and the region is reused. */
+    /**
+     * A freed region's storage goes back to the file system (soon after the GC, off the pause), and
+     * the region is reused; a region reused while its storage is queued or being given back keeps
+     * what is written to it.
+     */
     public static class Storage {
         static long allocated(String file) throws Exception {
             Process p = new ProcessBuilder("stat", "-c", "%b %B", file).start();
@@ -372,7 +376,9 @@ public class TestTeraHeapSemantics {
         static Object[] group(long label) {
             Object[] g = new Object[8];
             for (int i = 0; i < g.length; i++) {
-                g[i] = new byte[900 * 1024];   // one 1M region each
+                byte[] b = new byte[900 * 1024];   // one 1M region each
+                java.util.Arrays.fill(b, (byte) (label | 1));
+                g[i] = b;
             }
             TeraHeap.tagRoot(g, label);
             TeraHeap.move(label);
@@ -390,6 +396,10 @@ public class TestTeraHeapSemantics {
             first = null;
             System.gc();
             long after = allocated(file);
+            for (int i = 0; i < 200 && after > before - 8 * 900 * 1024; i++) {
+                Thread.sleep(50);
+                after = allocated(file);
+            }
             System.out.println("allocated before " + before + ", after freeing " + after + "; " + TeraHeap.stats());
             check(TeraHeap.stats().regionsFreed() >= 8, "regions freed");
             check(after <= before - 8 * 900 * 1024, "their storage went back to the file system");
@@ -397,7 +407,33 @@ public class TestTeraHeapSemantics {
             System.gc();
             check(TeraHeap.isInH2(second[7]) && TeraHeap.stats().regionsInUse() >= 8, "freed regions reused");
             check(allocated(file) >= before - 1024 * 1024, "reused regions' storage taken back");
+            // Each GC frees the last group's regions and moves the next one into them at once,
+            // while their storage is still queued to be given back, or being given back.
+            Object[] current = second;
+            for (long label = 3; label < 43; label++) {
+                current = group(label);
+                System.gc();
+                check(TeraHeap.isInH2(current[7]), "group " + label + " moved");
+                if (label % 8 == 0) {
+                    Thread.sleep(100);   // what was queued has been given back by now
+                }
+                checkFilled(current, label);
+            }
+            Thread.sleep(200);
+            System.gc();
+            checkFilled(current, 42);
             System.out.println("STORAGE-OK");
+        }
+
+        static void checkFilled(Object[] g, long label) {
+            for (Object o : g) {
+                byte[] b = (byte[]) o;
+                for (int i = 0; i < b.length; i += 4096) {
+                    check(b[i] == (byte) (label | 1), "group " + label + " reads back what was written at " + i
+                          + ": " + b[i]);
+                }
+                check(b[b.length - 1] == (byte) (label | 1), "group " + label + "'s last byte");
+            }
         }
     }
 

@@ -9,6 +9,7 @@
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapStorageReleaser.hpp"
 #include "logging/log.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
@@ -19,6 +20,7 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _region_words(region_size / HeapWordSize),
     _count((uint)(h2.byte_size() / region_size)),
     _file(file),
+    _releaser(new TeraHeapStorageReleaser(file, region_size, _count)),
     _pending_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_lock", true, Mutex::_safepoint_check_never)),
     _pending(16),
     _pending_count(0),
@@ -49,11 +51,18 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
 }
 
 bool TeraHeapRegions::open(uint i, jlong label, uint start) {
-  // A freed region's storage went back to the file system (and without
-  // preallocation it never had any); take it back before writing.
-  if (!_file->reserve_storage(pointer_delta(bottom(i), _h2.start(), 1), _region_words * HeapWordSize)) {
-    _storage_full = true;
-    return false;
+  // A freed region's storage went back to the file system, or is queued to
+  // (and without preallocation it never had any); take it back before writing.
+  _releaser->reclaim(i);
+  const size_t offset = pointer_delta(bottom(i), _h2.start(), 1);
+  const size_t bytes = _region_words * HeapWordSize;
+  if (!_file->reserve_storage(offset, bytes)) {
+    // The room may be in storage that freed regions are still giving back.
+    _releaser->drain();
+    if (!_file->reserve_storage(offset, bytes)) {
+      _storage_full = true;
+      return false;
+    }
   }
   const MemRegion mr(bottom(i), _region_words);
   TeraHeapCards::commit(mr);
@@ -101,11 +110,11 @@ void TeraHeapRegions::set_open_region(jlong label, uint region) {
 }
 
 // Regions just marked free give back their tables' pages (those that no
-// region in use shares) and their storage.
+// region in use shares) now, and their storage soon, outside the pause.
 void TeraHeapRegions::release(MemRegion mr) {
   TeraHeapCards::release(mr, this);
   _object_starts->release(mr, this);
-  _file->release_storage(pointer_delta(mr.start(), _h2.start(), 1), mr.byte_size());
+  _releaser->release(raw_index_of(mr.start()), raw_index_of(mr.start()) + (uint)(mr.word_size() / _region_words));
 }
 
 HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {

@@ -14,6 +14,7 @@ class Klass;
 class Mutex;
 class TeraHeapFile;
 class TeraHeapObjectStarts;
+class TeraHeapStorageReleaser;
 
 // H2 cut into fixed-size regions. Each label fills regions of its own,
 // append-only; an object larger than a region takes contiguous regions (the
@@ -37,6 +38,7 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   size_t          _region_words;
   uint            _count;
   TeraHeapFile*   _file;
+  TeraHeapStorageReleaser* _releaser;
 
   HeapWord**      _top;          // NULL: the region is free
   jlong*          _label;
