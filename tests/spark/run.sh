@@ -6,6 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
+set +e   # a failing check is counted and reported, not the end of the run
 REPO=$PWD
 JDK=$REPO/build/jdk
 AGENT=$REPO/build/teraheap-spark.jar
@@ -57,6 +58,10 @@ check spill-stock-jvm "$STOCK_JDK/bin/java" -javaagent:"$AGENT" -- spill MEMORY_
 # An H2 budget smaller than the RDD: the rest takes Spark's usual path.
 check budget-full "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=budgetBytes=80000000 \
   -- budget MEMORY_AND_DISK
+# H2 filled by the program's own group before the RDD's blocks can move: they are handed back to
+# H1's storage pool, then counted in H2 again once they move.
+check h2-handback "$JDK/bin/java" "${TH[@]}" -XX:TeraHeapSize=192m -Xmx1g -Delements=300000 \
+  -- handback MEMORY_AND_DISK
 
 # A standalone cluster: master, worker, two executors, each with its own H2 file.
 if master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/cluster-start.log"); then

@@ -1,15 +1,23 @@
 package org.teraheap.spark;
 
+import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import org.apache.spark.memory.MemoryManager;
 import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.storage.memory.DeserializedMemoryEntry;
 import org.apache.spark.storage.memory.MemoryEntry;
+import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
 
 /**
@@ -22,10 +30,18 @@ import org.teraheap.TeraHeap;
  * for, and a full H1 pool no longer spills or drops blocks that live in H2. When H2's budget is
  * used up, a block simply stays counted in H1, untagged: Spark's usual path.
  *
- * <p>Counts change under the memory manager's lock (adopt takes it; the advised release methods
- * are synchronized on it), so they stay consistent with Spark's own; this object's lock is a
- * leaf. The budget comes back when {@code MemoryStore.remove} drops a block (unpersist, block
- * removal); H2's regions themselves are freed by the next full GC.
+ * <p>An adopted block stays in H1 until the next full GC moves it, so until then it is
+ * <em>pending</em>: H2's room for it is held (with a region of slack per RDD, since each RDD
+ * fills regions of its own), and after every full GC {@link #reconcile} looks at it again. Moved:
+ * it is settled. Still in H1 after a full GC (H2 filled first, with data Spark does not know of):
+ * it is handed back to H1's pool, where Spark can evict it like any block, and no block is
+ * adopted until that succeeded; if a later GC moves it after all, it is taken back into H2's
+ * budget.
+ *
+ * <p>Counts change under the memory manager's lock (adopt and reconcile take it; the advised
+ * release methods are synchronized on it), so they stay consistent with Spark's own; this
+ * object's lock is a leaf. The budget comes back when {@code MemoryStore.remove} drops a block
+ * (unpersist, block removal, eviction); H2's regions themselves are freed by the next full GC.
  */
 public final class H2StorageBudget {
     /** The advice that must all be in place before any block is counted here. */
@@ -39,10 +55,41 @@ public final class H2StorageBudget {
     /** The block that {@code MemoryStore.remove} is removing on this thread, if any. */
     private static final ThreadLocal<BlockId> REMOVING = new ThreadLocal<>();
 
+    /** A block counted here, or handed back to H1, until it is known to be in H2. */
+    private static final class Tracked {
+        final long bytes;
+        final long rdd;
+        final WeakReference<Object> values;
+        /** Full GCs completed once it was tagged: a later one should have moved it. */
+        long fullGcsAtTagging = Long.MAX_VALUE;
+
+        Tracked(long bytes, long rdd, Object values) {
+            this.bytes = bytes;
+            this.rdd = rdd;
+            this.values = new WeakReference<>(values);
+        }
+    }
+
     private final long capacity;
+    /** H2's region size (-XX:TeraHeapRegionSize), read with the first adopted block. */
+    private long regionBytes;
+    /** Started with the first adopted block (not in premain: the agent stays light until used). */
+    private FullGcWatch fullGcs;
     private long used;
     private final Map<BlockId, Long> stored = new HashMap<>();
+    /** Adopted blocks not yet seen in H2 (a subset of {@code stored}). */
+    private final Map<BlockId, Tracked> pending = new LinkedHashMap<>();
+    private long pendingBytes;
+    /** Blocks handed back to H1's pool because a full GC left them in H1. */
+    private final Map<BlockId, Tracked> handedBack = new LinkedHashMap<>();
+    /** Blocks that a full GC left in H1 and that H1's pool had no room for yet. */
+    private int stuck;
     private boolean reportedFull;
+    private boolean reportedHandBack;
+    private boolean reportedError;
+    /** Spark's memory manager and store entries, known from the first adopted block. */
+    private MemoryManager memoryManager;
+    private LinkedHashMap<BlockId, MemoryEntry<?>> entries;
 
     private H2StorageBudget(long capacity) {
         this.capacity = capacity;
@@ -73,6 +120,38 @@ public final class H2StorageBudget {
         return stored.containsKey(block);
     }
 
+    /** Bytes of cached blocks counted against H2, moved or pending. */
+    public synchronized long usedBytes() {
+        return used;
+    }
+
+    /** Bytes of blocks adopted but not yet seen in H2. */
+    public synchronized long pendingBytes() {
+        return pendingBytes;
+    }
+
+    /** Bytes of blocks handed back to H1's pool because a full GC left them in H1. */
+    public synchronized long handedBackBytes() {
+        long bytes = 0;
+        for (Tracked t : handedBack.values()) {
+            bytes += t.bytes;
+        }
+        return bytes;
+    }
+
+    /** Full GCs so far, and how many of them {@link #reconcile} has looked at since. */
+    public synchronized long fullGcs() {
+        return fullGcs == null ? 0 : fullGcs.count();
+    }
+
+    public long reconciledGcs() {
+        FullGcWatch watch;
+        synchronized (this) {
+            watch = fullGcs;
+        }
+        return watch == null ? 0 : watch.handled();
+    }
+
     /**
      * Called after {@code putIteratorAsValues} stored {@code block}: moves its count from H1's
      * storage pool to H2's budget and tags its values as a root labelled with the RDD id.
@@ -83,6 +162,16 @@ public final class H2StorageBudget {
         if (budget == null || !(block instanceof RDDBlockId)) {
             return;
         }
+        try {
+            budget.adoptBlock((RDDBlockId) block, memoryManager, entries);
+        } catch (RuntimeException | LinkageError e) {
+            // Advice must never break Spark: the block simply stays on Spark's usual path.
+            budget.reportError(e);
+        }
+    }
+
+    private void adoptBlock(RDDBlockId block, MemoryManager memoryManager,
+                            LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
         Object values;
         synchronized (memoryManager) {
             MemoryEntry<?> entry;
@@ -92,35 +181,174 @@ public final class H2StorageBudget {
             if (!(entry instanceof DeserializedMemoryEntry)) {
                 return;
             }
-            if (!budget.take(block, entry.size())) {
+            values = ((DeserializedMemoryEntry<?>) entry).value();
+            if (!take(block, entry.size(), values, memoryManager, entries)) {
                 return;   // H2 full: the block stays counted in H1, as Spark would have it
             }
             memoryManager.releaseStorageMemory(entry.size(), MemoryMode.ON_HEAP);
-            values = ((DeserializedMemoryEntry<?>) entry).value();
         }
-        long rdd = ((RDDBlockId) block).rddId();
+        long rdd = block.rddId();
         TeraHeap.tagRoot(values, rdd);
         TeraHeap.move(rdd);
+        tagged(block);
     }
 
-    private synchronized boolean take(BlockId block, long bytes) {
-        // What H2 really holds counts too: regions that blocks dropped long ago still keep
-        // alive (GraphX's graphs share arrays with the graphs they came from) take room that
-        // the budget gave back.
-        long inH2 = TeraHeap.stats().usedBytes();
-        if (used + bytes > capacity || inH2 + bytes > capacity) {
+    /** From now on, a full GC that leaves the block in H1 did so for want of room. */
+    private synchronized void tagged(BlockId block) {
+        Tracked t = pending.get(block);
+        if (t != null) {
+            t.fullGcsAtTagging = fullGcs.count();
+        }
+    }
+
+    private synchronized boolean take(RDDBlockId block, long bytes, Object values,
+                                      MemoryManager memoryManager,
+                                      LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
+        if (fullGcs == null) {
+            regionBytes = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .getVMOption("TeraHeapRegionSize").getValue());
+            fullGcs = new FullGcWatch();
+            fullGcs.start(this::reconcile);
+            this.memoryManager = memoryManager;
+            this.entries = entries;
+        }
+        // What H2 really holds counts too: whole regions (regions that blocks dropped long ago
+        // still keep alive, as GraphX's graphs share arrays with the graphs they came from,
+        // take room that the budget gave back), the blocks still waiting for their move, and
+        // a region per RDD among those, whose last region is partly empty.
+        H2Stats stats = TeraHeap.stats();
+        long inH2 = Math.max(stats.usedBytes(), stats.regionsInUse() * regionBytes);
+        Set<Long> rdds = new HashSet<>();
+        rdds.add((long) block.rddId());
+        for (Tracked t : pending.values()) {
+            rdds.add(t.rdd);
+        }
+        long needed = inH2 + pendingBytes + rdds.size() * regionBytes + bytes;
+        if (stuck > 0 || used + bytes > capacity || needed > capacity) {
             if (!reportedFull) {
                 reportedFull = true;
                 System.err.printf("[teraheap-spark] H2 has no room for more cached blocks (budget"
-                    + " %d MB: %d MB counted, %d MB in use in H2): further blocks stay in H1's"
-                    + " storage pool (spill or recompute when it is full); -XX:TeraHeapSize sets"
-                    + " H2's size%n", capacity >> 20, used >> 20, inH2 >> 20);
+                    + " %d MB: %d MB counted, %d MB in use in H2, %d MB waiting for the move):"
+                    + " further blocks stay in H1's storage pool (spill or recompute when it is"
+                    + " full); -XX:TeraHeapSize sets H2's size%n",
+                    capacity >> 20, used >> 20, inH2 >> 20, pendingBytes >> 20);
             }
             return false;
         }
         used += bytes;
         stored.put(block, bytes);
+        pending.put(block, new Tracked(bytes, block.rddId(), values));
+        pendingBytes += bytes;
         return true;
+    }
+
+    /**
+     * After full GCs (on the agent's own thread): settles the pending blocks that moved, hands
+     * back to H1's pool those that a full GC left in H1, and takes back into H2's budget handed
+     * back blocks that a later GC moved after all.
+     */
+    void reconcile() {
+        MemoryManager manager;
+        synchronized (this) {
+            manager = memoryManager;
+        }
+        try {
+            // Spark's lock first, as everywhere: acquiring H1 storage may evict other blocks.
+            synchronized (manager) {
+                reconcileLocked(manager);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            reportError(e);
+        }
+    }
+
+    private void reconcileLocked(MemoryManager manager) {
+        long gcs = fullGcs.count();
+        List<BlockId> moved = new ArrayList<>();
+        List<BlockId> left = new ArrayList<>();
+        List<BlockId> backInH2 = new ArrayList<>();
+        synchronized (this) {
+            for (Map.Entry<BlockId, Tracked> e : pending.entrySet()) {
+                Object values = e.getValue().values.get();
+                if (values == null || TeraHeap.isInH2(values)) {
+                    moved.add(e.getKey());
+                } else if (gcs > e.getValue().fullGcsAtTagging) {
+                    left.add(e.getKey());
+                }
+            }
+            for (Map.Entry<BlockId, Tracked> e : handedBack.entrySet()) {
+                Object values = e.getValue().values.get();
+                if (values != null && TeraHeap.isInH2(values)) {
+                    backInH2.add(e.getKey());
+                }
+            }
+            for (BlockId b : moved) {
+                pendingBytes -= pending.remove(b).bytes;
+            }
+        }
+        int stillStuck = 0;
+        for (BlockId b : left) {
+            Tracked t;
+            synchronized (this) {
+                t = pending.get(b);
+            }
+            if (t == null || !inMemoryStore(b)) {
+                continue;   // removed meanwhile
+            }
+            // The block is in H1: count it in H1's pool again, where Spark may evict it.
+            if (!manager.acquireStorageMemory(b, t.bytes, MemoryMode.ON_HEAP)) {
+                stillStuck++;
+                continue;
+            }
+            synchronized (this) {
+                pending.remove(b);
+                pendingBytes -= t.bytes;
+                stored.remove(b);
+                used -= t.bytes;
+                handedBack.put(b, t);
+                if (!reportedHandBack) {
+                    reportedHandBack = true;
+                    System.err.printf("[teraheap-spark] a full GC left cached block %s (%d MB) in"
+                        + " H1 (H2 filled first): it is counted in H1's storage pool again%n",
+                        b, t.bytes >> 20);
+                }
+            }
+        }
+        for (BlockId b : backInH2) {
+            Tracked t;
+            synchronized (this) {
+                t = handedBack.remove(b);
+            }
+            if (t == null || !inMemoryStore(b)) {
+                continue;
+            }
+            manager.releaseStorageMemory(t.bytes, MemoryMode.ON_HEAP);
+            synchronized (this) {
+                stored.put(b, t.bytes);
+                used += t.bytes;
+            }
+        }
+        synchronized (this) {
+            stuck = stillStuck;
+        }
+    }
+
+    private boolean inMemoryStore(BlockId block) {
+        LinkedHashMap<BlockId, MemoryEntry<?>> store;
+        synchronized (this) {
+            store = entries;
+        }
+        synchronized (store) {
+            return store.containsKey(block);
+        }
+    }
+
+    private synchronized void reportError(Throwable e) {
+        if (!reportedError) {
+            reportedError = true;
+            System.err.println("[teraheap-spark] unexpected error, the block stays on Spark's usual"
+                + " path: " + e);
+        }
     }
 
     /** {@code MemoryStore.remove(block)} begins; returns what to restore when it ends. */
@@ -143,11 +371,18 @@ public final class H2StorageBudget {
         if (block == null || mode != MemoryMode.ON_HEAP) {
             return false;
         }
+        if (handedBack.remove(block) != null) {
+            return false;   // counted in H1's pool: Spark releases it there
+        }
         Long mine = stored.get(block);
         if (mine == null || mine != bytes) {
             return false;
         }
         stored.remove(block);
+        Tracked t = pending.remove(block);
+        if (t != null) {
+            pendingBytes -= t.bytes;
+        }
         used -= bytes;
         REMOVING.set(null);
         return true;
@@ -156,6 +391,10 @@ public final class H2StorageBudget {
     /** {@code MemoryStore.clear()}: every block goes. */
     public synchronized void releaseAll() {
         stored.clear();
+        pending.clear();
+        handedBack.clear();
+        pendingBytes = 0;
         used = 0;
+        stuck = 0;
     }
 }

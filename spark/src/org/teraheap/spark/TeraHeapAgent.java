@@ -27,8 +27,8 @@ import org.teraheap.TeraHeap;
  * agent says so and leaves Spark entirely alone.
  *
  * <p>Agent options, comma separated after {@code =}: {@code budget=<fraction of H2>} (default
- * 0.9: H2 regions are filled per RDD, so the last region of each is partly empty) or
- * {@code budgetBytes=<bytes>} (an exact budget).
+ * 1: the room that H2's regions leave unused, a partly filled last region per RDD, is counted
+ * when a block is admitted) or {@code budgetBytes=<bytes>} (an exact budget).
  */
 public final class TeraHeapAgent {
     private static final String MEMORY_STORE = "org.apache.spark.storage.memory.MemoryStore";
@@ -87,7 +87,7 @@ public final class TeraHeapAgent {
     }
 
     static long budgetBytes(String options, long capacity) {
-        double fraction = 0.9;
+        double fraction = 1.0;
         long bytes = -1;
         if (options != null && !options.isEmpty()) {
             for (String option : options.split(",")) {
