@@ -310,6 +310,12 @@ void TeraHeap::verify() {
   }
 }
 
+void TeraHeap::threads_do(ThreadClosure* tc) {
+  if (_regions != NULL) {
+    _regions->threads_do(tc);
+  }
+}
+
 TeraHeapStats TeraHeap::stats() {
   TeraHeapStats s;
   s.capacity_bytes = _h2.byte_size();

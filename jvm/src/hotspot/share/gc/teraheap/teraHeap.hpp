@@ -16,6 +16,7 @@ class ParCompactionManager;
 class TeraHeapFile;
 class TeraHeapMover;
 class TeraHeapRegions;
+class ThreadClosure;
 
 // The entry point of the TeraHeap module: what the hooks in HotSpot's own
 // files call. The Java heap is laid out as [H2 | old | young]: H2 below the
@@ -88,6 +89,9 @@ public:
 
   // Every object in H2, for heap dumps, heap inspection and JVMTI heap walks.
   static void object_iterate(ObjectClosure* cl);
+
+  // TeraHeap's own threads, listed with the collector's.
+  static void threads_do(ThreadClosure* tc);
 
   static TeraHeapStats stats();
 };

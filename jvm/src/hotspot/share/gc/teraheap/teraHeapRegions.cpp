@@ -50,6 +50,10 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
   }
 }
 
+void TeraHeapRegions::threads_do(ThreadClosure* tc) const {
+  _releaser->threads_do(tc);
+}
+
 bool TeraHeapRegions::open(uint i, jlong label, uint start) {
   // A freed region's storage went back to the file system, or is queued to
   // (and without preallocation it never had any); take it back before writing.
@@ -60,6 +64,8 @@ bool TeraHeapRegions::open(uint i, jlong label, uint start) {
     // The room may be in storage that freed regions are still giving back.
     _releaser->drain();
     if (!_file->reserve_storage(offset, bytes)) {
+      // A failed allocation may have kept part of the range: give it back.
+      _releaser->release(i, i + 1);
       _storage_full = true;
       return false;
     }

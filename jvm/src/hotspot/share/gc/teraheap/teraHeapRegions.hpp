@@ -15,6 +15,7 @@ class Mutex;
 class TeraHeapFile;
 class TeraHeapObjectStarts;
 class TeraHeapStorageReleaser;
+class ThreadClosure;
 
 // H2 cut into fixed-size regions. Each label fills regions of its own,
 // append-only; an object larger than a region takes contiguous regions (the
@@ -94,6 +95,7 @@ public:
   }
   jlong label(uint i) const { return _label[i]; }
   TeraHeapObjectStarts* object_starts() { return _object_starts; }
+  void threads_do(ThreadClosure* tc) const;
   // Start regions in use: in_use_region(k) for k below in_use_count().
   int in_use_count() const { return _in_use.length(); }
   // Puts them in address order (after regions opened), so that neighbours in

@@ -27,13 +27,21 @@ class TeraHeapStorageReleaser : public ConcurrentGCThread {
   size_t        _cursor;        // where the next search for queued regions starts
   uint          _busy_from;     // regions being punched now: [_busy_from, _busy_to)
   uint          _busy_to;
+  bool          _reclaim_wanted;  // reclaim() waits for the busy run
   bool          _stop;
   bool          _async;         // the thread runs
 
   bool is_busy(uint region) const { return region >= _busy_from && region < _busy_to; }
+  // Takes the next run of queued regions off the queue, with _lock held.
+  // False when none is queued.
+  bool next_run(uint* from, uint* to);
   // Waits for queued regions; takes a run of them off the queue and marks it
   // busy. False when stopping.
   bool take_run();
+  bool reclaim_wanted();
+  // Gives back the storage of regions [from, to) in pieces of at most 64 MB;
+  // with `yielding`, stops between pieces once reclaim() wants the run.
+  void punch(uint from, uint to, bool yielding);
 
 protected:
   virtual void run_service();
@@ -47,9 +55,12 @@ public:
   // Region `region` is about to be written again: it must not be punched
   // from now on. Returns once no punch of it is under way.
   void reclaim(uint region);
-  // Waits until every queued region's storage is back with the file system
-  // (before concluding that the file system is full).
+  // Gives every queued region's storage back to the file system now, on the
+  // calling thread, and waits for a punch under way (before concluding that
+  // the file system is full). Only the thread that calls reclaim() may call it.
   void drain();
+
+  void threads_do(ThreadClosure* tc) const;
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPSTORAGERELEASER_HPP
