@@ -39,5 +39,12 @@ public class FreeRegions {
             throw new IllegalStateException("regions still in use: " + TeraHeap.stats());
         }
         System.out.printf("mb=%d regions=%d freeingMs=%.1f nextMs=%.1f%n", mb, inUse, freeing, after);
+        // The freed storage goes back to the file system after the pause: let that finish, so
+        // that its log lines (the time it took) are all written before the JVM exits.
+        try {
+            Thread.sleep(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -201,6 +201,45 @@ public class TestTeraHeapSemantics {
         }
     }
 
+    /**
+     * With no free region left, a group stays in H1 rather than go into another label's open
+     * region: there it would live as long as that region, and so would the H1 objects it refers
+     * to (here through a transient field), long after the program dropped it.
+     */
+    public static class NoSharing {
+        static class Holder {
+            transient Object h1Only;
+            int[] payload = new int[100];
+        }
+
+        public static void main(String[] args) {
+            List<Object[]> kept = new ArrayList<>();
+            for (int label = 1; label <= 8; label++) {   // a region each, barely used: H2 has 8
+                Object[] g = {new int[1000]};
+                TeraHeap.tagRoot(g, label);
+                TeraHeap.move(label);
+                kept.add(g);
+            }
+            System.gc();
+            check(TeraHeap.stats().regionsInUse() == 8, "every region in use: " + TeraHeap.stats());
+            Holder late = new Holder();
+            late.h1Only = new byte[1 << 20];
+            WeakReference<Object> h1Only = new WeakReference<>(late.h1Only);
+            TeraHeap.tagRoot(late, 9);
+            TeraHeap.move(9);
+            System.gc();
+            check(!TeraHeap.isInH2(late) && !TeraHeap.isInH2(late.payload),
+                  "no free region: the late group stays in H1, out of the other labels' regions");
+            late = null;
+            System.gc();
+            check(h1Only.get() == null, "what only the dropped group referred to is collected");
+            for (Object[] g : kept) {
+                check(TeraHeap.isInH2(g) && ((int[]) g[0]).length == 1000, "the other groups stay in H2");
+            }
+            System.out.println("NO-SHARING-OK");
+        }
+    }
+
     /** An object too large for any run of free regions stays in H1; smaller ones after it move. */
     public static class LargeNoRoom {
         public static void main(String[] args) {
@@ -455,6 +494,7 @@ public class TestTeraHeapSemantics {
                   + warnings + " warnings");
         }
         run("Singletons", "SINGLETONS-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m");
+        run("NoSharing", "NO-SHARING-OK", "-Xmx128m", "-XX:TeraHeapSize=8m", "-XX:TeraHeapRegionSize=1m");
         run("LargeNoRoom", "LARGE-NO-ROOM-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m",
             "-XX:TeraHeapRegionSize=1m");
         run("Soft", "SOFT-OK", "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",

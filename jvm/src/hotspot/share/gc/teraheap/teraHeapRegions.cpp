@@ -159,33 +159,17 @@ HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
     _has_cards[r] = true;
     return result;
   }
-  if (!claim_free_run(1, &r)) {
-    return allocate_shared(words);
-  }
-  if (!open(r, label, r)) {
-    return allocate_shared(words);
+  // No free region: H2 is full for this label. Another label's open region
+  // may still have room, but objects put there would live and die with that
+  // label's region, and keep their H1 referents alive with it.
+  if (!claim_free_run(1, &r) || !open(r, label, r)) {
+    return NULL;
   }
   _in_use.append(r);
   set_open_region(label, r);
   HeapWord* result = _top[r];
   _top[r] += words;
   return result;
-}
-
-// No free region left: rather than leave the object in H1, put it where
-// another label's open region still has room. The region is then shared; it
-// stays a unit, freed when nothing refers into it.
-HeapWord* TeraHeapRegions::allocate_shared(size_t words) {
-  for (int k = 0; k < _open_regions.length(); k++) {
-    const uint r = _open_regions.at(k);
-    if (!is_free(r) && _start[r] == r && pointer_delta(bottom(r) + _region_words, _top[r]) >= words) {
-      HeapWord* result = _top[r];
-      _top[r] += words;
-      _has_cards[r] = true;
-      return result;
-    }
-  }
-  return NULL;
 }
 
 void TeraHeapRegions::record_klass(uint region, Klass* k) {

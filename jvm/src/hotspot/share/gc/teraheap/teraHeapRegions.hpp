@@ -71,7 +71,6 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   bool is_free(uint i) const { return _top[i] == NULL; }
   bool claim_free_run(uint n, uint* first);
   bool open(uint i, jlong label, uint start);
-  HeapWord* allocate_shared(size_t words);
   void release(MemRegion mr);
   uint open_region_of(jlong label) const;
   void set_open_region(jlong label, uint region);

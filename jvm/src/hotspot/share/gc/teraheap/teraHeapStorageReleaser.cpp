@@ -5,9 +5,11 @@
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapStorageReleaser.hpp"
+#include "logging/log.hpp"
 #include "memory/iterator.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
+#include "runtime/os.hpp"
 #include "utilities/bitMap.inline.hpp"
 
 // At most this much storage per punch, so that a region opened meanwhile
@@ -123,20 +125,25 @@ bool TeraHeapStorageReleaser::reclaim_wanted() {
 
 // A region left partly punched is whole again once reserve_storage()
 // allocates it: opening a region never relies on its old contents.
-void TeraHeapStorageReleaser::punch(uint from, uint to, bool yielding) {
+bool TeraHeapStorageReleaser::punch(uint from, uint to, bool yielding) {
   const size_t begin = from * _region_bytes;
   const size_t end = to * _region_bytes;
   for (size_t offset = begin; offset < end; offset += max_punch_bytes) {
     if (yielding && offset > begin && reclaim_wanted()) {
-      return;
+      return false;
     }
     _file->release_storage(offset, MIN2(max_punch_bytes, end - offset));
   }
+  return true;
 }
 
 void TeraHeapStorageReleaser::run_service() {
   while (take_run()) {
-    punch(_busy_from, _busy_to, true);
+    const jlong start = os::javaTimeNanos();
+    const bool whole = punch(_busy_from, _busy_to, true);
+    log_debug(gc, teraheap)("Gave back the storage of regions %u to %u%s in %.3fms, outside GC pauses",
+                            _busy_from, _busy_to - 1, whole ? "" : " (in part: reopened)",
+                            (os::javaTimeNanos() - start) / 1e6);
   }
 }
 

@@ -40,8 +40,9 @@ class TeraHeapStorageReleaser : public ConcurrentGCThread {
   bool take_run();
   bool reclaim_wanted();
   // Gives back the storage of regions [from, to) in pieces of at most 64 MB;
-  // with `yielding`, stops between pieces once reclaim() wants the run.
-  void punch(uint from, uint to, bool yielding);
+  // with `yielding`, stops between pieces once reclaim() wants the run (then
+  // returns false).
+  bool punch(uint from, uint to, bool yielding);
 
 protected:
   virtual void run_service();
