@@ -12,36 +12,16 @@ import javax.management.NotificationEmitter;
  * wait for Spark's locks.
  */
 final class FullGcWatch {
-    private final GarbageCollectorMXBean fullCollector;
+    private volatile GarbageCollectorMXBean fullCollector;
     private long signalled;
     private long done;
 
-    FullGcWatch() {
-        // Parallel's full collector is the one that manages the old generation.
-        fullCollector = ManagementFactory.getGarbageCollectorMXBeans().stream()
-            .filter(gc -> Arrays.asList(gc.getMemoryPoolNames()).contains("PS Old Gen"))
-            .findFirst()
-            .orElseThrow(() -> new IllegalStateException("no Parallel full collector: TeraHeap runs"
-                + " with -XX:+UseParallelGC"));
-    }
-
-    /** Full GCs completed so far. */
-    long count() {
-        return fullCollector.getCollectionCount();
-    }
-
-    /** Full GCs that the task has run after (at least the count when it last started). */
-    synchronized long handled() {
-        return done;
-    }
-
+    /**
+     * Starts the thread that runs {@code afterFullGc}; it waits until {@link #listen} is called.
+     * Called from the agent's premain, so that the thread is no child of a Spark task thread:
+     * none of its inheritable thread-locals (Spark's local properties), nor its class loader.
+     */
     void start(Runnable afterFullGc) {
-        ((NotificationEmitter) fullCollector).addNotificationListener((notification, handback) -> {
-            synchronized (this) {
-                signalled++;
-                notifyAll();
-            }
-        }, null, null);
         Thread thread = new Thread(() -> {
             long seen = 0;
             while (true) {
@@ -64,5 +44,33 @@ final class FullGcWatch {
         }, "teraheap-spark full GC watch");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** From now on, every full GC wakes the thread (loads the JVM's management beans). */
+    void listen() {
+        // Parallel's full collector is the one that manages the old generation.
+        GarbageCollectorMXBean full = ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .filter(gc -> Arrays.asList(gc.getMemoryPoolNames()).contains("PS Old Gen"))
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("no Parallel full collector: TeraHeap runs"
+                + " with -XX:+UseParallelGC"));
+        ((NotificationEmitter) full).addNotificationListener((notification, handback) -> {
+            synchronized (this) {
+                signalled++;
+                notifyAll();
+            }
+        }, null, null);
+        fullCollector = full;
+    }
+
+    /** Full GCs completed so far (0 before {@link #listen}). */
+    long count() {
+        GarbageCollectorMXBean full = fullCollector;
+        return full == null ? 0 : full.getCollectionCount();
+    }
+
+    /** Full GCs that the task has run after (at least the count when it last started). */
+    synchronized long handled() {
+        return done;
     }
 }

@@ -73,8 +73,9 @@ public final class H2StorageBudget {
     private final long capacity;
     /** H2's region size (-XX:TeraHeapRegionSize), read with the first adopted block. */
     private long regionBytes;
-    /** Started with the first adopted block (not in premain: the agent stays light until used). */
-    private FullGcWatch fullGcs;
+    /** Listens to GCs from the first adopted block on (the agent stays light until used). */
+    private final FullGcWatch fullGcs = new FullGcWatch();
+    private boolean listening;
     private long used;
     private final Map<BlockId, Long> stored = new HashMap<>();
     /** Adopted blocks not yet seen in H2 (a subset of {@code stored}). */
@@ -83,7 +84,7 @@ public final class H2StorageBudget {
     /** Blocks handed back to H1's pool because a full GC left them in H1. */
     private final Map<BlockId, Tracked> handedBack = new LinkedHashMap<>();
     /** Blocks that a full GC left in H1 and that H1's pool had no room for yet. */
-    private int stuck;
+    private final Set<BlockId> stuck = new HashSet<>();
     private boolean reportedFull;
     private boolean reportedHandBack;
     private boolean reportedError;
@@ -96,7 +97,9 @@ public final class H2StorageBudget {
     }
 
     static void install(long capacity) {
-        instance = new H2StorageBudget(capacity);
+        H2StorageBudget budget = new H2StorageBudget(capacity);
+        budget.fullGcs.start(budget::reconcile);
+        instance = budget;
     }
 
     /** One more piece of advice is woven into Spark. */
@@ -140,16 +143,12 @@ public final class H2StorageBudget {
     }
 
     /** Full GCs so far, and how many of them {@link #reconcile} has looked at since. */
-    public synchronized long fullGcs() {
-        return fullGcs == null ? 0 : fullGcs.count();
+    public long fullGcs() {
+        return fullGcs.count();
     }
 
     public long reconciledGcs() {
-        FullGcWatch watch;
-        synchronized (this) {
-            watch = fullGcs;
-        }
-        return watch == null ? 0 : watch.handled();
+        return fullGcs.handled();
     }
 
     /**
@@ -204,27 +203,34 @@ public final class H2StorageBudget {
     private synchronized boolean take(RDDBlockId block, long bytes, Object values,
                                       MemoryManager memoryManager,
                                       LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
-        if (fullGcs == null) {
+        if (!listening) {
             regionBytes = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
                 .getVMOption("TeraHeapRegionSize").getValue());
-            fullGcs = new FullGcWatch();
-            fullGcs.start(this::reconcile);
-            this.memoryManager = memoryManager;
-            this.entries = entries;
+            fullGcs.listen();
+            listening = true;   // only once it listens: without it no block may be taken
         }
+        // Those of the current SparkContext: a JVM may stop one and start another.
+        this.memoryManager = memoryManager;
+        this.entries = entries;
         // What H2 really holds counts too: whole regions (regions that blocks dropped long ago
         // still keep alive, as GraphX's graphs share arrays with the graphs they came from,
         // take room that the budget gave back), the blocks still waiting for their move, and
         // a region per RDD among those, whose last region is partly empty.
         H2Stats stats = TeraHeap.stats();
         long inH2 = Math.max(stats.usedBytes(), stats.regionsInUse() * regionBytes);
+        // Handed-back blocks keep their move hint: a later GC may still move them.
         Set<Long> rdds = new HashSet<>();
         rdds.add((long) block.rddId());
+        long handedBackBytes = 0;
         for (Tracked t : pending.values()) {
             rdds.add(t.rdd);
         }
-        long needed = inH2 + pendingBytes + rdds.size() * regionBytes + bytes;
-        if (stuck > 0 || used + bytes > capacity || needed > capacity) {
+        for (Tracked t : handedBack.values()) {
+            rdds.add(t.rdd);
+            handedBackBytes += t.bytes;
+        }
+        long needed = inH2 + pendingBytes + handedBackBytes + rdds.size() * regionBytes + bytes;
+        if (!stuck.isEmpty() || used + bytes > capacity || needed > capacity) {
             if (!reportedFull) {
                 reportedFull = true;
                 System.err.printf("[teraheap-spark] H2 has no room for more cached blocks (budget"
@@ -251,6 +257,9 @@ public final class H2StorageBudget {
         MemoryManager manager;
         synchronized (this) {
             manager = memoryManager;
+        }
+        if (manager == null) {
+            return;
         }
         try {
             // Spark's lock first, as everywhere: acquiring H1 storage may evict other blocks.
@@ -286,7 +295,23 @@ public final class H2StorageBudget {
                 pendingBytes -= pending.remove(b).bytes;
             }
         }
-        int stillStuck = 0;
+        // First the blocks a GC moved after all: their room in H1's pool is free again, and an
+        // eviction for the blocks handed back below must not pick them.
+        for (BlockId b : backInH2) {
+            Tracked t;
+            synchronized (this) {
+                t = handedBack.remove(b);
+            }
+            if (t == null || !inMemoryStore(b)) {
+                continue;
+            }
+            manager.releaseStorageMemory(t.bytes, MemoryMode.ON_HEAP);
+            synchronized (this) {
+                stored.put(b, t.bytes);
+                used += t.bytes;
+            }
+        }
+        Set<BlockId> stillStuck = new HashSet<>();
         for (BlockId b : left) {
             Tracked t;
             synchronized (this) {
@@ -297,7 +322,7 @@ public final class H2StorageBudget {
             }
             // The block is in H1: count it in H1's pool again, where Spark may evict it.
             if (!manager.acquireStorageMemory(b, t.bytes, MemoryMode.ON_HEAP)) {
-                stillStuck++;
+                stillStuck.add(b);
                 continue;
             }
             synchronized (this) {
@@ -314,22 +339,9 @@ public final class H2StorageBudget {
                 }
             }
         }
-        for (BlockId b : backInH2) {
-            Tracked t;
-            synchronized (this) {
-                t = handedBack.remove(b);
-            }
-            if (t == null || !inMemoryStore(b)) {
-                continue;
-            }
-            manager.releaseStorageMemory(t.bytes, MemoryMode.ON_HEAP);
-            synchronized (this) {
-                stored.put(b, t.bytes);
-                used += t.bytes;
-            }
-        }
         synchronized (this) {
-            stuck = stillStuck;
+            stuck.clear();
+            stuck.addAll(stillStuck);
         }
     }
 
@@ -379,6 +391,7 @@ public final class H2StorageBudget {
             return false;
         }
         stored.remove(block);
+        stuck.remove(block);
         Tracked t = pending.remove(block);
         if (t != null) {
             pendingBytes -= t.bytes;
@@ -395,6 +408,6 @@ public final class H2StorageBudget {
         handedBack.clear();
         pendingBytes = 0;
         used = 0;
-        stuck = 0;
+        stuck.clear();
     }
 }

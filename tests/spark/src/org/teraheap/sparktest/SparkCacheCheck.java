@@ -80,7 +80,8 @@ public final class SparkCacheCheck {
             rdd.persist(level);
             long n = perPartition;
             long expected = PARTITIONS * n * (n - 1) / 2 + 1_000_003L * n * (PARTITIONS * (PARTITIONS - 1) / 2);
-            check(sum(rdd) == expected, "first pass sum " + sum(rdd) + ", expected " + expected);
+            long first = sum(rdd);
+            check(first == expected, "first pass sum " + first + ", expected " + expected);
             if (filler != null) {
                 TeraHeap.move(FILLER_LABEL);
             }
