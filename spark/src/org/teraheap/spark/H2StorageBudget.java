@@ -80,7 +80,6 @@ public final class H2StorageBudget {
     private final Map<BlockId, Long> stored = new HashMap<>();
     /** Adopted blocks not yet seen in H2 (a subset of {@code stored}). */
     private final Map<BlockId, Tracked> pending = new LinkedHashMap<>();
-    private long pendingBytes;
     /** Blocks handed back to H1's pool because a full GC left them in H1. */
     private final Map<BlockId, Tracked> handedBack = new LinkedHashMap<>();
     /** Blocks that a full GC left in H1 and that H1's pool had no room for yet. */
@@ -130,13 +129,17 @@ public final class H2StorageBudget {
 
     /** Bytes of blocks adopted but not yet seen in H2. */
     public synchronized long pendingBytes() {
-        return pendingBytes;
+        return bytesOf(pending);
     }
 
     /** Bytes of blocks handed back to H1's pool because a full GC left them in H1. */
     public synchronized long handedBackBytes() {
+        return bytesOf(handedBack);
+    }
+
+    private static long bytesOf(Map<BlockId, Tracked> blocks) {
         long bytes = 0;
-        for (Tracked t : handedBack.values()) {
+        for (Tracked t : blocks.values()) {
             bytes += t.bytes;
         }
         return bytes;
@@ -221,15 +224,14 @@ public final class H2StorageBudget {
         // Handed-back blocks keep their move hint: a later GC may still move them.
         Set<Long> rdds = new HashSet<>();
         rdds.add((long) block.rddId());
-        long handedBackBytes = 0;
         for (Tracked t : pending.values()) {
             rdds.add(t.rdd);
         }
         for (Tracked t : handedBack.values()) {
             rdds.add(t.rdd);
-            handedBackBytes += t.bytes;
         }
-        long needed = inH2 + pendingBytes + handedBackBytes + rdds.size() * regionBytes + bytes;
+        long waiting = bytesOf(pending);
+        long needed = inH2 + waiting + bytesOf(handedBack) + rdds.size() * regionBytes + bytes;
         if (!stuck.isEmpty() || used + bytes > capacity || needed > capacity) {
             if (!reportedFull) {
                 reportedFull = true;
@@ -237,14 +239,13 @@ public final class H2StorageBudget {
                     + " %d MB: %d MB counted, %d MB in use in H2, %d MB waiting for the move):"
                     + " further blocks stay in H1's storage pool (spill or recompute when it is"
                     + " full); -XX:TeraHeapSize sets H2's size%n",
-                    capacity >> 20, used >> 20, inH2 >> 20, pendingBytes >> 20);
+                    capacity >> 20, used >> 20, inH2 >> 20, waiting >> 20);
             }
             return false;
         }
         used += bytes;
         stored.put(block, bytes);
         pending.put(block, new Tracked(bytes, block.rddId(), values));
-        pendingBytes += bytes;
         return true;
     }
 
@@ -292,7 +293,7 @@ public final class H2StorageBudget {
                 }
             }
             for (BlockId b : moved) {
-                pendingBytes -= pending.remove(b).bytes;
+                pending.remove(b);
             }
         }
         // First the blocks a GC moved after all: their room in H1's pool is free again, and an
@@ -327,7 +328,6 @@ public final class H2StorageBudget {
             }
             synchronized (this) {
                 pending.remove(b);
-                pendingBytes -= t.bytes;
                 stored.remove(b);
                 used -= t.bytes;
                 handedBack.put(b, t);
@@ -392,10 +392,7 @@ public final class H2StorageBudget {
         }
         stored.remove(block);
         stuck.remove(block);
-        Tracked t = pending.remove(block);
-        if (t != null) {
-            pendingBytes -= t.bytes;
-        }
+        pending.remove(block);
         used -= bytes;
         REMOVING.set(null);
         return true;
@@ -406,7 +403,6 @@ public final class H2StorageBudget {
         stored.clear();
         pending.clear();
         handedBack.clear();
-        pendingBytes = 0;
         used = 0;
         stuck.clear();
     }
