@@ -1,0 +1,165 @@
+package org.teraheap.giraph;
+
+import java.lang.reflect.Method;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.teraheap.TeraHeap;
+
+/**
+ * What goes to H2 in a Giraph worker, and when: the papers' placement for Giraph.
+ *
+ * <ul>
+ *   <li>Each vertex's out-edges, as the graph is loaded (label: the input superstep), advised to
+ *       move at once: the graph is read for the whole job, and a graph larger than H1 must start
+ *       moving before loading ends.</li>
+ *   <li>The messages sent in superstep S, once complete, at the start of superstep S + 1 that
+ *       reads them (label: S). When S + 1 has consumed them nothing refers to them, and their
+ *       regions free at the next full collection.</li>
+ *   <li>Vertices and their values, written every superstep, stay in H1.</li>
+ * </ul>
+ * A group moves at the next full collection; groups that no full collection meets never move.
+ *
+ * <p>Labels carry the worker's generation (a JVM may run several jobs one after the other, as
+ * Giraph's tests do), so that one job's regions never wait for another's.
+ */
+public final class GiraphPlacement {
+    /** High bits that keep Giraph's labels apart from any the application uses itself. */
+    private static final long LABEL_BASE = 0x4769L << 48;
+    /** Edges are re-advised after this many tags: a full GC during loading consumes the hint. */
+    private static final int READVISE_EVERY = 1024;
+
+    private static volatile GiraphPlacement instance;
+
+    private final boolean verbose;
+    private final Samples samples;
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicLong edgesTagged = new AtomicLong();
+    /** Giraph's out-of-core mode moves the graph and messages to disk itself: nothing is tagged. */
+    private volatile boolean outOfCore;
+    private volatile boolean warnedStore;
+    private volatile boolean warnedFailure;
+
+    private GiraphPlacement(boolean verbose, boolean verify) {
+        this.verbose = verbose || verify;
+        this.samples = verify ? new Samples() : null;
+    }
+
+    static void install(boolean verbose, boolean verify) {
+        instance = new GiraphPlacement(verbose, verify);
+    }
+
+    /** The placement, or null before the agent installs it (TeraHeap off). Called by the advice. */
+    public static GiraphPlacement get() {
+        return instance;
+    }
+
+    static long label(long generation, long superstep) {
+        return LABEL_BASE | (generation << 24) | (superstep + 1);
+    }
+
+    /** A worker's server data was created: a new job (or a new attempt) starts. */
+    public void workerStarted(Object serverData) {
+        outOfCore = Payloads.fieldValue(serverData, "oocEngine") != null;
+        long g = generation.incrementAndGet();
+        edgesTagged.set(0);
+        if (samples != null) {
+            samples.clear();
+        }
+        if (outOfCore) {
+            log("Giraph's out-of-core mode is on: it manages the graph and messages itself, and they"
+                + " stay in H1");
+        } else if (verbose) {
+            log("worker %d started: edges go to H2 as they load (label %#x)", g, label(g, -1));
+        }
+    }
+
+    /** A vertex's edges were set (loading, or a mutation): their data joins the input group. */
+    public void edgesSet(Object outEdges) {
+        if (outEdges == null || outOfCore) {
+            return;
+        }
+        try {
+            long label = label(generation.get(), -1);
+            Payloads.ofEdges(outEdges, data -> {
+                TeraHeap.tagRoot(data, label);
+                if (samples != null) {
+                    samples.offer(label, data);
+                }
+                if (edgesTagged.incrementAndGet() % READVISE_EVERY == 1) {
+                    TeraHeap.move(label);
+                }
+            });
+        } catch (RuntimeException e) {
+            failed("tagging edges", e);
+        }
+    }
+
+    /**
+     * The worker's message stores have turned over: {@code serverData}'s current store now holds
+     * the complete messages of the previous superstep, which the new one is about to read.
+     */
+    public void superstepPrepared(Object serverData) {
+        try {
+            long superstep = superstepOf(serverData);
+            if (outOfCore) {
+                return;
+            }
+            long g = generation.get();
+            if (samples != null) {
+                samples.report(superstep, label(g, -1), label(g, superstep - 2));
+            }
+            TeraHeap.move(label(g, -1));   // edges still waiting (H2 was full) keep trying
+
+            Object store = invoke(serverData, "getCurrentMessageStore");
+            if (store == null || superstep <= 0) {
+                return;   // superstep 0 reads no messages
+            }
+            long label = label(g, superstep - 1);
+            long[] tagged = new long[1];
+            boolean known = Payloads.ofMessageStore(store, data -> {
+                TeraHeap.tagRoot(data, label);
+                tagged[0]++;
+                if (samples != null) {
+                    samples.offer(label, data);
+                }
+            });
+            if (!known && !warnedStore) {
+                warnedStore = true;
+                log("message store %s is not one this agent knows: messages stay in H1",
+                    store.getClass().getName());
+            }
+            if (tagged[0] > 0) {
+                TeraHeap.move(label);
+            }
+            if (verbose) {
+                log("superstep %d: %d message buffers of superstep %d tagged (label %#x); %d edge"
+                    + " buffers tagged so far; H2 %s", superstep, tagged[0], superstep - 1, label,
+                    edgesTagged.get(), TeraHeap.stats());
+            }
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            failed("tagging messages", e);
+        }
+    }
+
+    private static long superstepOf(Object serverData) throws ReflectiveOperationException {
+        Object worker = invoke(serverData, "getServiceWorker");
+        return ((Number) invoke(worker, "getSuperstep")).longValue();
+    }
+
+    private static Object invoke(Object target, String method) throws ReflectiveOperationException {
+        Method m = target.getClass().getMethod(method);
+        return m.invoke(target);
+    }
+
+    /** Advice must never break Giraph: a failure is reported once, and the data stays in H1. */
+    private void failed(String what, Exception e) {
+        if (!warnedFailure) {
+            warnedFailure = true;
+            log("%s failed (%s); Giraph goes on, with that data in H1", what, e);
+        }
+    }
+
+    static void log(String format, Object... args) {
+        System.err.println("[teraheap-giraph] " + String.format(format, args));
+    }
+}
