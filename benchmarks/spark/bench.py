@@ -35,6 +35,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchlib import MemoryCap, die, gc_times, mb, size_bytes  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
 JAVA = BUILD / "jdk" / "bin" / "java"
@@ -46,7 +49,6 @@ JAVA_OPTIONS = Path(__file__).resolve().parent / "java-options"
 WORK = Path(os.environ.get("TERAHEAP_BENCH_DIR",
                            os.path.expanduser(os.environ.get("TERAHEAP_WORK", "~/.cache/teraheap"))
                            + "/bench"))
-CGROUP_ROOT = Path("/sys/fs/cgroup/memory")
 DEFAULT_CSV = BUILD / "bench" / "spark.csv"
 
 WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb"]
@@ -60,22 +62,6 @@ FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "
 # Spark's streams around them), as the papers' profiler attributed S/D time.
 SD_FRAME = re.compile(r"com\.esotericsoftware\.kryo\.|org\.apache\.spark\.serializer\.Kryo"
                       r"|org\.apache\.spark\.serializer\.JavaSerializ|java\.io\.Object(In|Out)putStream")
-
-
-def die(msg):
-    print(f"bench.py: {msg}", file=sys.stderr)
-    sys.exit(2)
-
-
-def size_bytes(text):
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kmgt]?)b?", str(text).strip().lower())
-    if not m:
-        die(f"bad size '{text}': use a number with k, m or g")
-    return int(float(m.group(1)) * 1024 ** "_kmgt".index(m.group(2) or "_"))
-
-
-def mb(n):
-    return n // (1024 * 1024)
 
 
 def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra):
@@ -109,67 +95,6 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
             "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
             "org.teraheap.bench.SparkBench", workload, "--scale", str(scale), "--storage", storage]
     return cmd + extra
-
-
-class MemoryCap:
-    """A v1 memory cgroup capping a run's DRAM, page cache included."""
-
-    def __init__(self, name, limit):
-        self.path = None
-        if not limit:
-            return
-        if os.geteuid() != 0 or not (CGROUP_ROOT / "memory.limit_in_bytes").exists():
-            print("bench.py: warning: no memory cgroup (needs root and cgroup v1); running uncapped",
-                  file=sys.stderr)
-            return
-        self.path = CGROUP_ROOT / "teraheap-bench" / name
-        self.path.mkdir(parents=True, exist_ok=True)
-        (self.path / "memory.limit_in_bytes").write_text(str(limit))
-        (self.path / "memory.max_usage_in_bytes").write_text("0")
-
-    def enter(self):
-        if self.path:
-            (self.path / "cgroup.procs").write_text(str(os.getpid()))
-
-    def peak(self):
-        return int((self.path / "memory.max_usage_in_bytes").read_text()) if self.path else 0
-
-    def major_faults(self):
-        """Page faults that read from the disk (H2's pages, a mapped heap, jars), or '' uncapped."""
-        if not self.path:
-            return ""
-        for line in (self.path / "memory.stat").read_text().splitlines():
-            key, value = line.split()
-            if key == "total_pgmajfault":
-                return value
-        return ""
-
-    def close(self):
-        if self.path:
-            try:
-                (self.path / "memory.force_empty").write_text("0")
-                self.path.rmdir()
-            except OSError:
-                pass
-
-
-def gc_times(log):
-    """Minor and major GC pause seconds from the unified GC log."""
-    minor = major = 0.0
-    moved = 0
-    if not log.exists():
-        return minor, major, moved
-    for line in log.read_text(errors="replace").splitlines():
-        m = re.search(r"Pause (Young|Full|Remark|Cleanup)[^\n]*?(\d+\.\d+)ms$", line)
-        if m:
-            if m.group(1) == "Young":
-                minor += float(m.group(2)) / 1000
-            else:
-                major += float(m.group(2)) / 1000
-        m = re.search(r"Moved \d+ objects \((\d+)K\) to H2", line)
-        if m:
-            moved += int(m.group(1)) * 1024
-    return minor, major, moved
 
 
 def sd_fraction(jfr_file):

@@ -1,0 +1,85 @@
+"""What the benchmark suites share: sizes, a memory cgroup over a run, GC times from the GC log."""
+
+import os
+import re
+import sys
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup/memory")
+
+
+def die(msg):
+    print(f"{os.path.basename(sys.argv[0])}: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def size_bytes(text):
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kmgt]?)b?", str(text).strip().lower())
+    if not m:
+        die(f"bad size '{text}': use a number with k, m or g")
+    return int(float(m.group(1)) * 1024 ** "_kmgt".index(m.group(2) or "_"))
+
+
+def mb(n):
+    return n // (1024 * 1024)
+
+
+class MemoryCap:
+    """A v1 memory cgroup capping a run's DRAM, page cache included."""
+
+    def __init__(self, name, limit):
+        self.path = None
+        if not limit:
+            return
+        if os.geteuid() != 0 or not (CGROUP_ROOT / "memory.limit_in_bytes").exists():
+            print(f"{os.path.basename(sys.argv[0])}: warning: no memory cgroup"
+                  " (needs root and cgroup v1); running uncapped", file=sys.stderr)
+            return
+        self.path = CGROUP_ROOT / "teraheap-bench" / name
+        self.path.mkdir(parents=True, exist_ok=True)
+        (self.path / "memory.limit_in_bytes").write_text(str(limit))
+        (self.path / "memory.max_usage_in_bytes").write_text("0")
+
+    def enter(self):
+        if self.path:
+            (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def peak(self):
+        return int((self.path / "memory.max_usage_in_bytes").read_text()) if self.path else 0
+
+    def major_faults(self):
+        """Page faults that read from the disk (H2's pages, a mapped heap, jars), or '' uncapped."""
+        if not self.path:
+            return ""
+        for line in (self.path / "memory.stat").read_text().splitlines():
+            key, value = line.split()
+            if key == "total_pgmajfault":
+                return value
+        return ""
+
+    def close(self):
+        if self.path:
+            try:
+                (self.path / "memory.force_empty").write_text("0")
+                self.path.rmdir()
+            except OSError:
+                pass
+
+
+def gc_times(log):
+    """Minor and major GC pause seconds from the unified GC log."""
+    minor = major = 0.0
+    moved = 0
+    if not log.exists():
+        return minor, major, moved
+    for line in log.read_text(errors="replace").splitlines():
+        m = re.search(r"Pause (Young|Full|Remark|Cleanup)[^\n]*?(\d+\.\d+)ms$", line)
+        if m:
+            if m.group(1) == "Young":
+                minor += float(m.group(2)) / 1000
+            else:
+                major += float(m.group(2)) / 1000
+        m = re.search(r"Moved \d+ objects \((\d+)K\) to H2", line)
+        if m:
+            moved += int(m.group(1)) * 1024
+    return minor, major, moved
