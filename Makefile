@@ -1,6 +1,7 @@
 # TeraHeap for OpenJDK 17.
 #   make            build the TeraHeap JDK (build/jdk), the Java API jar (build/teraheap-api.jar), the
-#                   Spark agent (build/teraheap-spark.jar) and the Spark workloads (build/teraheap-bench-spark.jar)
+#                   Spark agent (build/teraheap-spark.jar) and the Spark workloads (build/teraheap-bench-spark.jar),
+#                   the Giraph agent (build/teraheap-giraph.jar) and the Giraph workloads (build/teraheap-bench-giraph.jar)
 #   make demo       build, then run a small demonstration on the built-in defaults
 #   make test       build, then run every test; ends with "N passed, N failed"
 #   make fastdebug  build a fastdebug JDK (build/jdk-fastdebug) for development
@@ -21,12 +22,14 @@ JVM_INPUTS := $(shell find jvm -type f 2>/dev/null)
 API_SOURCES := $(shell find api/src -name '*.java' 2>/dev/null)
 SPARK_AGENT_INPUTS := spark/pom.xml $(shell find spark/src -name '*.java' 2>/dev/null) $(API_SOURCES)
 SPARK_BENCH_INPUTS := benchmarks/spark/pom.xml $(shell find benchmarks/spark/src -name '*.java' 2>/dev/null)
+GIRAPH_AGENT_INPUTS := giraph/pom.xml $(shell find giraph/src -name '*.java' 2>/dev/null) $(API_SOURCES)
+GIRAPH_BENCH_INPUTS := benchmarks/giraph/pom.xml $(shell find benchmarks/giraph/src -type f 2>/dev/null)
 # Maven, with Spark and Byte Buddy from Maven Central, run by Debian's JDK.
 MVN := JAVA_HOME=$(STOCK_JDK) mvn -B -q -Dstyle.color=never
 
 .PHONY: all demo test fastdebug export clean stock
 all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar $(BUILD)/teraheap-spark.jar \
-     $(BUILD)/teraheap-bench-spark.jar
+     $(BUILD)/teraheap-bench-spark.jar $(BUILD)/teraheap-giraph.jar $(BUILD)/teraheap-bench-giraph.jar
 
 # Debian's JDK, unpacked and made self-contained: the boot JDK and the stock JVM tests compare with.
 $(BUILD)/.stock: $(SCRIPTS)/deps.sh $(SCRIPTS)/fetch.sh $(SCRIPTS)/image.sh $(SCRIPTS)/common.sh
@@ -69,6 +72,18 @@ $(BUILD)/teraheap-bench-spark.jar: $(BUILD)/.stock $(SPARK_BENCH_INPUTS)
 	   -Dmdep.outputFile=$(CURDIR)/$(BUILD)/spark-classpath.txt
 	@cp $(BUILD)/maven/teraheap-bench-spark/teraheap-bench-spark-0.1.jar $@
 	@echo "[teraheap] Spark workloads ready: $@"
+
+$(BUILD)/teraheap-giraph.jar: $(BUILD)/.stock $(GIRAPH_AGENT_INPUTS)
+	@cd giraph && $(MVN) package
+	@cp $(BUILD)/maven/teraheap-giraph/teraheap-giraph-0.1.jar $@
+	@echo "[teraheap] Giraph agent ready: $@"
+
+# The Graphalytics workloads on Giraph, and the class path of Giraph and Hadoop they run with.
+$(BUILD)/teraheap-bench-giraph.jar: $(BUILD)/.stock $(GIRAPH_BENCH_INPUTS)
+	@cd benchmarks/giraph && $(MVN) package dependency:build-classpath \
+	   -Dmdep.outputFile=$(CURDIR)/$(BUILD)/giraph-classpath.txt
+	@cp $(BUILD)/maven/teraheap-bench-giraph/teraheap-bench-giraph-0.1.jar $@
+	@echo "[teraheap] Giraph workloads ready: $@"
 
 demo: all
 	@demo/run.sh

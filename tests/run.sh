@@ -3,7 +3,9 @@
 #  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
 #  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh);
 #  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark, and every workload of the
-#    benchmark suite at scale 1 in every configuration.
+#    benchmark suite at scale 1 in every configuration;
+#  - the Giraph tests (tests/giraph/run.sh): every Giraph workload on a small graph, with the agent,
+#    in every configuration, against a reference computed without Giraph.
 # Extra arguments go to jtreg and run those JVM tests only, e.g.
 #   tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
 # TERAHEAP_TEST_JDK=build/jdk-fastdebug runs the JVM tests against the fastdebug build (asserts on).
@@ -66,6 +68,13 @@ if [ $# -eq 0 ]; then
   spark_failed=$(echo "$spark" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
   [ -n "$spark_passed" ] || spark_failed=1   # the Spark tests did not run through
   passed=$(( passed + ${spark_passed:-0} )); failed=$(( failed + ${spark_failed:-0} ))
+
+  tests/giraph/run.sh 2>&1 | tee build/giraph-tests.log
+  giraph=$(tail -1 build/giraph-tests.log)
+  giraph_passed=$(echo "$giraph" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+  giraph_failed=$(echo "$giraph" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+  [ -n "$giraph_passed" ] || giraph_failed=1   # the Giraph tests did not run through
+  passed=$(( passed + ${giraph_passed:-0} )); failed=$(( failed + ${giraph_failed:-0} ))
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

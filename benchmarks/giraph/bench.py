@@ -1,0 +1,276 @@
+#!/usr/bin/python3
+"""The Giraph benchmark suite: Giraph's out-of-core mode against TeraHeap, at the same DRAM cap.
+
+  bench.py run WORKLOAD CONFIG --scale S --heap H [--cap C] [--graph F] [--csv F]
+      one workload in one configuration; appends a row to the CSV (default build/bench/giraph.csv)
+  bench.py suite [--workloads ...] [--scale S] [--repeat N] --heap H --cap C [--mem-heap M]
+      every workload in every configuration, N times, in a shuffled order per repeat
+  bench.py check F
+      exits 1 unless, per workload and scale, every configuration gave the same checksum
+  bench.py table F
+      the medians per workload and configuration, as a Markdown table
+
+Workloads (LDBC Graphalytics, on Giraph 1.3.0 from Maven Central): pr, cdlp, wcc, bfs, sssp.
+The graph is GraphGenerator's at the given scale (scale * 100,000 vertices, about 10 undirected
+edges each, power-law degrees), or any Graphalytics edge list given with --graph.
+Configurations, all on build/jdk with the Parallel collector, one worker, 2 compute threads,
+32 partitions:
+  ooc  Giraph-OOC: heap H, Giraph's out-of-core graph and messages (giraph.useOutOfCoreGraph)
+       spilling to a directory on the disk
+  mem  Giraph in memory with a heap big enough (--mem-heap), for reference
+  th   TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-giraph.jar
+The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
+with a warning without it. Sizes take k/m/g suffixes.
+"""
+
+import argparse
+import csv
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchlib import MemoryCap, die, gc_times, mb, size_bytes  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD = REPO / "build"
+JAVA = BUILD / "jdk" / "bin" / "java"
+AGENT = BUILD / "teraheap-giraph.jar"
+BENCH_JAR = BUILD / "teraheap-bench-giraph.jar"
+CLASSPATH = BUILD / "giraph-classpath.txt"
+WORK = Path(os.environ.get("TERAHEAP_BENCH_DIR",
+                           os.path.expanduser(os.environ.get("TERAHEAP_WORK", "~/.cache/teraheap"))
+                           + "/bench"))
+DEFAULT_CSV = BUILD / "bench" / "giraph.csv"
+
+WORKLOADS = ["pr", "cdlp", "wcc", "bfs", "sssp"]
+CONFIGS = ["ooc", "mem", "th"]
+CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "th": "TeraHeap"}
+FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
+          "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb", "major_faults",
+          "checksum", "log"]
+# The same partitioning in every configuration: Giraph's out-of-core mode moves whole partitions,
+# and one worker would otherwise get a single one.
+GIRAPH_OPTIONS = ["giraph.userPartitionCount=32"]
+
+
+def graph_file(scale, given):
+    if given:
+        return Path(given)
+    path = WORK / "giraph-graphs" / f"scale-{scale}.e"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        subprocess.run([str(JAVA), "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
+                        "org.teraheap.bench.giraph.GraphGenerator", str(tmp), str(scale)],
+                       check=True)
+        tmp.rename(path)
+    return path
+
+
+def java_command(args, heap, h2, mem_heap, run_dir, graph):
+    cmd = [str(JAVA), "-XX:+UseParallelGC"]
+    options = list(GIRAPH_OPTIONS)
+    if args.config == "ooc":
+        cmd += [f"-Xmx{mb(heap)}m"]
+        options += ["giraph.useOutOfCoreGraph=true",
+                    f"giraph.partitionsDirectory={run_dir}/ooc"]
+    elif args.config == "mem":
+        cmd += [f"-Xmx{mb(mem_heap)}m"]
+    elif args.config == "th":
+        cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
+                f"-XX:TeraHeapPath={run_dir}", f"-javaagent:{AGENT}"]
+    else:
+        die(f"unknown configuration '{args.config}': use one of {', '.join(CONFIGS)}")
+    cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags",
+            "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
+            "org.teraheap.bench.giraph.GiraphBench", args.workload, "--graph", str(graph),
+            "--out", str(run_dir / "out"), "--threads", "2"]
+    for option in options:
+        cmd += ["--ca", option]
+    return cmd
+
+
+def run(args):
+    heap, cap = size_bytes(args.heap), size_bytes(args.cap) if args.cap else 0
+    h2 = size_bytes(args.h2) if args.h2 else max(4 * heap, 2 << 30)
+    mem_heap = size_bytes(args.mem_heap) if args.mem_heap else 4 * heap
+    graph = graph_file(args.scale, args.graph)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    run_dir = WORK / f"giraph-{args.workload}-{args.config}-{args.scale}-{stamp}-{os.getpid()}"
+    run_dir.mkdir(parents=True)
+    log_dir = BUILD / "bench" / "giraph-logs"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log = log_dir / f"{run_dir.name}.log"
+    cmd = java_command(args, heap, h2, mem_heap, run_dir, graph)
+    limit = MemoryCap(run_dir.name, cap)
+    with open(log, "w") as out:
+        out.write(" ".join(cmd) + "\n")
+        out.flush()
+        try:
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True, cwd=run_dir,
+                                  preexec_fn=limit.enter, timeout=args.timeout)
+            stdout, code = proc.stdout, proc.returncode
+        except subprocess.TimeoutExpired as e:
+            stdout, code = e.stdout or "", None
+            if isinstance(stdout, bytes):
+                stdout = stdout.decode(errors="replace")
+        out.write(stdout)
+    peak, faults = limit.peak(), limit.major_faults()
+    limit.close()
+    result = {}
+    for line in stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+    text = log.read_text(errors="replace")
+    crashes = list(run_dir.glob("hs_err_pid*.log"))
+    for crash in crashes:
+        shutil.move(str(crash), str(log_dir / f"{run_dir.name}-{crash.name}"))
+    if crashes:
+        status = "crashed"
+    elif code is None:
+        status = f"timeout({args.timeout}s)"
+    elif code == 0 and result:
+        status = "ok"
+    elif "OutOfMemoryError" in text:
+        status = "java-oom"
+    elif code in (-signal.SIGKILL, 137):
+        status = "killed-at-cap"
+    else:
+        status = f"failed({code})"
+    minor, major, moved = gc_times(run_dir / "gc.log")
+    if (run_dir / "gc.log").exists():
+        shutil.copy(run_dir / "gc.log", log.with_suffix(".gc.log"))
+    wall = float(result.get("wall_s", "nan"))
+    row = {"time": stamp, "workload": args.workload, "config": args.config, "scale": args.scale,
+           "heap_mb": mb(mem_heap if args.config == "mem" else heap), "cap_mb": mb(cap),
+           "h2_mb": mb(h2) if args.config == "th" else 0, "status": status,
+           "wall_s": f"{wall:.3f}", "other_s": f"{wall - minor - major:.3f}",
+           "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
+           "h2_moved_mb": f"{moved / 2**20:.1f}", "peak_mb": mb(peak), "major_faults": faults,
+           "checksum": result.get("checksum", ""), "log": str(log.relative_to(REPO))}
+    csv_file = Path(args.csv)
+    csv_file.parent.mkdir(parents=True, exist_ok=True)
+    new = not csv_file.exists() or csv_file.stat().st_size == 0
+    with open(csv_file, "a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+    shutil.rmtree(run_dir, ignore_errors=True)
+    print(f"{args.workload:5} {CONFIG_NAMES[args.config]:16} scale {args.scale}: {status}, "
+          f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}), "
+          f"moved to H2 {row['h2_moved_mb']} MB, peak {row['peak_mb']} MB, "
+          f"major faults {faults or '-'}, checksum {row['checksum']}", flush=True)
+    return status == "ok"
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def check(args):
+    """Every configuration must agree on each workload's checksum at each scale."""
+    groups = {}
+    for r in read_rows(args.csv):
+        if r["status"] == "ok":
+            groups.setdefault((r["workload"], r["scale"]), set()).add(r["checksum"])
+    bad = [key for key, sums in groups.items() if len(sums) > 1]
+    for workload, scale in sorted(groups):
+        print(f"{workload} scale {scale}: "
+              f"{'DIFFER' if (workload, scale) in bad else 'agree'} {sorted(groups[(workload, scale)])}")
+    return not bad and bool(groups)
+
+
+def suite(args):
+    graph_file(args.scale, args.graph)   # generated once, outside the timed runs
+    runs = [(w, c) for w in args.workloads for c in CONFIGS]
+    ok = True
+    for repeat in range(args.repeat):
+        random.Random(repeat).shuffle(runs)
+        print(f"repeat {repeat + 1} of {args.repeat}", flush=True)
+        for workload, config in runs:
+            run_args = argparse.Namespace(**vars(args))
+            run_args.workload, run_args.config = workload, config
+            ok = run(run_args) and ok
+    return ok
+
+
+def table(args):
+    rows = [r for r in read_rows(args.csv)]
+    print("| workload | scale | H (MB) | cap (MB) | "
+          + " | ".join(CONFIG_NAMES[c] for c in CONFIGS)
+          + " | Giraph-OOC / TeraHeap | TeraHeap: GC share | moved to H2 (MB) |")
+    print("| --- " * (len(CONFIGS) + 7) + "|")
+    keys = sorted({(r["workload"], r["scale"]) for r in rows},
+                  key=lambda k: (WORKLOADS.index(k[0]) if k[0] in WORKLOADS else 99, k[1]))
+    for workload, scale in keys:
+        cells, medians = [], {}
+        base = [r for r in rows if r["workload"] == workload and r["scale"] == scale]
+        for c in CONFIGS:
+            rs = [r for r in base if r["config"] == c]
+            ok = [float(r["wall_s"]) for r in rs if r["status"] == "ok"]
+            if ok:
+                medians[c] = statistics.median(ok)
+                cells.append(f"{medians[c]:.1f} s ({len(ok)}/{len(rs)})")
+            else:
+                cells.append(", ".join(sorted({r["status"] for r in rs})) or "-")
+        th = [r for r in base if r["config"] == "th" and r["status"] == "ok"]
+        ratio = f"{medians['ooc'] / medians['th']:.2f}" if "ooc" in medians and "th" in medians else "-"
+        gc = (f"{statistics.median((float(r['minor_gc_s']) + float(r['major_gc_s'])) / float(r['wall_s']) for r in th):.0%}"
+              if th else "-")
+        moved = f"{statistics.median(float(r['h2_moved_mb']) for r in th):.0f}" if th else "-"
+        heap = next((r["heap_mb"] for r in base if r["config"] != "mem"), "-")
+        cap = base[0]["cap_mb"] if base else "-"
+        print(f"| {workload} | {scale} | {heap} | {cap} | " + " | ".join(cells)
+              + f" | {ratio} | {gc} | {moved} |")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(q):
+        q.add_argument("--scale", default="1")
+        q.add_argument("--graph", help="a Graphalytics edge list instead of the generated graph")
+        q.add_argument("--heap", required=True, help="H: the heap of ooc and H1 of th")
+        q.add_argument("--cap", help="memory cgroup limit over the JVM and its page cache")
+        q.add_argument("--h2", help="H2's size (default max(4 H, 2g))")
+        q.add_argument("--mem-heap", help="the heap of mem (default 4 H)")
+        q.add_argument("--timeout", type=int, default=1800)
+        q.add_argument("--csv", default=str(DEFAULT_CSV))
+
+    q = sub.add_parser("run")
+    q.add_argument("workload", choices=WORKLOADS)
+    q.add_argument("config", choices=CONFIGS)
+    common(q)
+    q = sub.add_parser("suite")
+    q.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
+    q.add_argument("--repeat", type=int, default=3)
+    common(q)
+    q = sub.add_parser("check")
+    q.add_argument("csv")
+    q = sub.add_parser("table")
+    q.add_argument("csv")
+    args = p.parse_args()
+    for f in (JAVA, BENCH_JAR, CLASSPATH, AGENT):
+        if args.command in ("run", "suite") and not f.exists():
+            die(f"{f} is missing: run make first")
+    if args.command == "run":
+        sys.exit(0 if run(args) else 1)
+    if args.command == "suite":
+        sys.exit(0 if suite(args) else 1)
+    if args.command == "check":
+        sys.exit(0 if check(args) else 1)
+    table(args)
+
+
+if __name__ == "__main__":
+    main()

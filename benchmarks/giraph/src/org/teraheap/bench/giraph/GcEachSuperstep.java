@@ -1,0 +1,14 @@
+package org.teraheap.bench.giraph;
+
+import org.apache.giraph.worker.DefaultWorkerContext;
+
+/**
+ * {@code --gc-each-superstep}: a full collection before every superstep, so that tests know
+ * when full collections (and so TeraHeap's moves to H2) happen. Not for measurements.
+ */
+public class GcEachSuperstep extends DefaultWorkerContext {
+    @Override
+    public void preSuperstep() {
+        System.gc();
+    }
+}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# The Giraph tests: every workload of the Giraph suite on a small synthetic graph, with
+# teraheap-giraph.jar on unmodified Giraph 1.3.0, in four configurations:
+#   th         build/jdk, TeraHeap on, the agent (its verify option), a full GC before each superstep
+#   th-verify  the same under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
+#   off        build/jdk with the agent, TeraHeap off
+#   stock      Debian's stock JVM with the agent
+# Each run's per-vertex results must equal those of a reference computed without Giraph; with
+# TeraHeap on, sampled edge buffers and message buffers must have reached H2. One line per check,
+# "PASS name" or "FAIL name", then "N passed, N failed". GIRAPH_TEST_WORKLOADS="pr bfs" narrows it.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source jvm/scripts/common.sh
+set +e   # a failing check is counted and reported, not the end of the run
+JDK=build/jdk
+AGENT=build/teraheap-giraph.jar
+for f in "$JDK/bin/java" "$AGENT" build/giraph-classpath.txt build/teraheap-bench-giraph.jar; do
+  [ -e "$f" ] || die "$f is missing: run make first"
+done
+OUT=build/giraph-tests
+rm -rf "$OUT" && mkdir -p "$OUT/logs" "$OUT/results"
+CP=build/teraheap-bench-giraph.jar:$(cat build/giraph-classpath.txt)
+H2_DIR=$(mktemp -d "${TMPDIR:-/tmp}/teraheap-giraph-test.XXXXXX")
+trap 'rm -rf "$H2_DIR"' EXIT
+passed=0 failed=0
+
+result() {  # name status log [reason]
+  if [ "$2" -eq 0 ]; then
+    passed=$((passed + 1)); echo "PASS $1"
+  else
+    failed=$((failed + 1)); echo "FAIL $1 (log: $3)${4:+: $4}"
+  fi
+}
+
+# 5,000 vertices, about 50,000 undirected edges, power-law degrees, weights in [1, 100).
+GRAPH=$OUT/graph.e
+"$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.GraphGenerator "$GRAPH" 0.05 \
+  >"$OUT/logs/generate.log" 2>&1 || die "the graph generator failed (log: $OUT/logs/generate.log)"
+
+TH=(-XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:TeraHeapPath="$H2_DIR")
+VERIFY=(-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC)
+
+run() {  # workload config java [jvm options...]
+  local w=$1 config=$2 java=$3; shift 3
+  local name=giraph-$w-$config log=$OUT/logs/giraph-$w-$config.log out=$OUT/results/$w-$config
+  "$java" -Xmx256m -XX:+UseParallelGC "$@" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
+    --graph "$GRAPH" --out "$out" --gc-each-superstep >"$log" 2>&1
+  local status=$? reason=""
+  [ $status -eq 0 ] || reason="exit code $status"
+  if ls hs_err_pid*.log >/dev/null 2>&1; then
+    status=1; reason="hs_err file"; mv hs_err_pid*.log "$OUT/logs/"
+  fi
+  if [ $status -eq 0 ]; then
+    "$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.Compare "$w" "$OUT/results/$w-reference" \
+      "$out" >>"$log" 2>&1 || { status=1; reason="results differ from the reference"; }
+  fi
+  if [ $status -eq 0 ] && [[ $config == th* ]]; then
+    # The agent's samples: some edge buffers in H2 at a superstep's start, and some message buffers
+    # of a superstep in H2 once the next one has read them.
+    grep -qE 'verify: superstep [0-9]+: edges ([1-9][0-9]*)/' "$log" \
+      || { status=1; reason="no sampled edge buffer reached H2"; }
+    grep -qE 'messages of superstep [0-9]+ ([1-9][0-9]*)/' "$log" \
+      || { status=1; reason="no sampled message buffer reached H2"; }
+  fi
+  if [ $status -eq 0 ] && [[ $config != th* ]]; then
+    # With TeraHeap off or a stock JVM the agent does nothing, and says nothing.
+    ! grep -q '^\[teraheap-giraph\]' "$log" || { status=1; reason="the agent acted without TeraHeap"; }
+  fi
+  result "$name" "$status" "$log" "$reason"
+}
+
+for w in ${GIRAPH_TEST_WORKLOADS:-pr cdlp wcc bfs sssp}; do
+  "$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.Reference "$w" "$GRAPH" \
+    "$OUT/results/$w-reference" >"$OUT/logs/reference-$w.log" 2>&1 \
+    || { result "giraph-$w-reference" 1 "$OUT/logs/reference-$w.log" "the reference failed"; continue; }
+  run "$w" th "$JDK/bin/java" "${TH[@]}" -javaagent:"$AGENT"=verify
+  run "$w" th-verify "$JDK/bin/java" "${TH[@]}" "${VERIFY[@]}" -javaagent:"$AGENT"=verify
+  run "$w" off "$JDK/bin/java" -javaagent:"$AGENT"
+  run "$w" stock "$STOCK_JDK/bin/java" -javaagent:"$AGENT"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
