@@ -5,6 +5,7 @@
 #   th-verify  the same under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
 #   off        build/jdk with the agent, TeraHeap off
 #   stock      Debian's stock JVM with the agent
+#   ooc        build/jdk, TeraHeap off, Giraph's out-of-core mode (the suite's baseline)
 # Each run's per-vertex results must equal those of a reference computed without Giraph; with
 # TeraHeap on, sampled edge buffers and message buffers must have reached H2. One line per check,
 # "PASS name" or "FAIL name", then "N passed, N failed". GIRAPH_TEST_WORKLOADS="pr bfs" narrows it.
@@ -40,11 +41,14 @@ GRAPH=$OUT/graph.e
 TH=(-XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:TeraHeapPath="$H2_DIR")
 VERIFY=(-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC)
 
-run() {  # workload config java [jvm options...]
+run() {  # workload config java [jvm options...] [-- GiraphBench options...]
   local w=$1 config=$2 java=$3; shift 3
   local name=giraph-$w-$config log=$OUT/logs/giraph-$w-$config.log out=$OUT/results/$w-$config
-  "$java" -Xmx256m -XX:+UseParallelGC "$@" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
-    --graph "$GRAPH" --out "$out" --gc-each-superstep >"$log" 2>&1
+  local jvm=() bench=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do jvm+=("$1"); shift; done
+  [ $# -gt 0 ] && { shift; bench=("$@"); }
+  "$java" -Xmx256m -XX:+UseParallelGC "${jvm[@]}" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
+    --graph "$GRAPH" --out "$out" --gc-each-superstep "${bench[@]}" >"$log" 2>&1
   local status=$? reason=""
   [ $status -eq 0 ] || reason="exit code $status"
   if ls hs_err_pid*.log >/dev/null 2>&1; then
@@ -77,6 +81,8 @@ for w in ${GIRAPH_TEST_WORKLOADS:-pr cdlp wcc bfs sssp}; do
   run "$w" th-verify "$JDK/bin/java" "${TH[@]}" "${VERIFY[@]}" -javaagent:"$AGENT"=verify
   run "$w" off "$JDK/bin/java" -javaagent:"$AGENT"
   run "$w" stock "$STOCK_JDK/bin/java" -javaagent:"$AGENT"
+  run "$w" ooc "$JDK/bin/java" -- --ca giraph.userPartitionCount=8 --ca giraph.useOutOfCoreGraph=true \
+    --ca giraph.partitionsDirectory="$H2_DIR/ooc-$w"
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
