@@ -1,13 +1,13 @@
 package org.teraheap.giraph;
 
 import net.bytebuddy.asm.Advice;
-import org.apache.giraph.edge.OutEdges;
-import org.apache.giraph.graph.Vertex;
-import org.apache.giraph.utils.Trimmable;
 
 /**
  * Advice woven into unmodified Giraph. Byte Buddy copies these bodies into Giraph's methods, so
  * they stay small, read Giraph's fields there, and hand plain objects to {@link GiraphPlacement}.
+ * They name no Giraph type: Byte Buddy resolves the advice's signatures through the agent's class
+ * loader, which need not see Giraph (a job's own class loader may load it). Nothing they call may
+ * break Giraph, so every exit suppresses what is thrown.
  */
 final class GiraphAdvice {
     private GiraphAdvice() {
@@ -15,15 +15,10 @@ final class GiraphAdvice {
 
     /** {@code DefaultVertex.setEdges}, which its {@code initialize} and every subclass use. */
     static final class SetEdges {
-        @Advice.OnMethodExit
-        static void exit(@Advice.FieldValue("edges") OutEdges<?, ?> edges) {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.FieldValue("edges") Object edges) {
             GiraphPlacement placement = GiraphPlacement.get();
-            if (placement != null && edges != null && edges.size() > 0) {
-                // Giraph trims edges after the first compute, copying a ByteArrayEdges' array; done
-                // now, the array tagged is the one the vertex keeps.
-                if (edges instanceof Trimmable) {
-                    ((Trimmable) edges).trim();
-                }
+            if (placement != null) {
                 placement.edgesSet(edges);
             }
         }
@@ -34,23 +29,18 @@ final class GiraphAdvice {
      * every vertex loaded is, when its partition reaches its worker) has new edges.
      */
     static final class VertexRead {
-        @Advice.OnMethodExit
-        static void exit(@Advice.Argument(1) Vertex<?, ?, ?> vertex) {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(1) Object vertex) {
             GiraphPlacement placement = GiraphPlacement.get();
-            Object read = vertex.getEdges();
-            OutEdges<?, ?> edges = read instanceof OutEdges ? (OutEdges<?, ?>) read : null;
-            if (placement != null && edges != null && edges.size() > 0) {
-                if (edges instanceof Trimmable) {
-                    ((Trimmable) edges).trim();
-                }
-                placement.edgesSet(edges);
+            if (placement != null) {
+                placement.vertexRead(vertex);
             }
         }
     }
 
     /** {@code ServerData}'s constructor: one per worker and job. */
     static final class WorkerStarted {
-        @Advice.OnMethodExit
+        @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.This Object serverData) {
             GiraphPlacement placement = GiraphPlacement.get();
             if (placement != null) {
@@ -61,7 +51,7 @@ final class GiraphAdvice {
 
     /** {@code ServerData.prepareSuperstep}: last superstep's incoming messages become current. */
     static final class PrepareSuperstep {
-        @Advice.OnMethodExit
+        @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.This Object serverData) {
             GiraphPlacement placement = GiraphPlacement.get();
             if (placement != null) {

@@ -1,6 +1,7 @@
 package org.teraheap.giraph;
 
-import java.lang.reflect.Method;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.teraheap.TeraHeap;
@@ -28,6 +29,9 @@ public final class GiraphPlacement {
     /** Edges are re-advised after this many tags: a full GC during loading consumes the hint. */
     private static final int READVISE_EVERY = 1024;
 
+    private static final String TRIMMABLE = "org.apache.giraph.utils.Trimmable";
+    private static final Set<String> UNKNOWN_EDGES = ConcurrentHashMap.newKeySet();
+
     private static volatile GiraphPlacement instance;
 
     private final boolean verbose;
@@ -36,6 +40,8 @@ public final class GiraphPlacement {
     private final AtomicLong edgesTagged = new AtomicLong();
     /** Giraph's out-of-core mode moves the graph and messages to disk itself: nothing is tagged. */
     private volatile boolean outOfCore;
+    /** From a worker's start to its first superstep: the graph is loading. */
+    private volatile boolean loading;
     private volatile boolean warnedStore;
     private volatile boolean warnedFailure;
 
@@ -57,30 +63,60 @@ public final class GiraphPlacement {
         return LABEL_BASE | (generation << 24) | (superstep + 1);
     }
 
-    /** A worker's server data was created: a new job (or a new attempt) starts. */
+    /** A worker's server data was created: a new job (or a new attempt) starts, and loads its graph. */
     public void workerStarted(Object serverData) {
-        outOfCore = Payloads.fieldValue(serverData, "oocEngine") != null;
-        long g = generation.incrementAndGet();
-        edgesTagged.set(0);
-        if (samples != null) {
-            samples.clear();
-        }
-        if (outOfCore) {
-            log("Giraph's out-of-core mode is on: it manages the graph and messages itself, and they"
-                + " stay in H1");
-        } else if (verbose) {
-            log("worker %d started: edges go to H2 as they load (label %#x)", g, label(g, -1));
+        try {
+            outOfCore = Payloads.fieldValue(serverData, "oocEngine") != null;
+            long g = generation.incrementAndGet();
+            edgesTagged.set(0);
+            loading = !outOfCore;
+            if (samples != null) {
+                samples.clear();
+            }
+            if (outOfCore) {
+                log("Giraph's out-of-core mode is on: it manages the graph and messages itself, and"
+                    + " they stay in H1");
+            } else if (verbose) {
+                log("worker %d started: edges go to H2 as they load (label %#x)", g, label(g, -1));
+            }
+        } catch (Throwable e) {
+            loading = false;
+            failed("starting", e);
         }
     }
 
-    /** A vertex's edges were set (loading, or a mutation): their data joins the input group. */
+    /** A vertex read back from bytes: its edges are new objects. */
+    public void vertexRead(Object vertex) {
+        if (loading && vertex != null) {
+            try {
+                edgesSet(Payloads.invoke(vertex, "getEdges"));
+            } catch (Throwable e) {
+                failed("tagging edges", e);
+            }
+        }
+    }
+
+    /**
+     * A vertex's edges were set. While the graph loads, their data joins the input group. Later
+     * sets (a mutation, a partition kept as bytes re-reading its vertices on every access) would
+     * tag copies whose originals stay in the input group's regions for the whole job: those stay
+     * in H1.
+     */
     public void edgesSet(Object outEdges) {
-        if (outEdges == null || outOfCore) {
+        if (outEdges == null || !loading) {
             return;
         }
         try {
+            if (((Number) Payloads.invoke(outEdges, "size")).intValue() == 0) {
+                return;
+            }
+            // Giraph trims edges after the first compute, copying a ByteArrayEdges' array; done
+            // now, the array tagged is the one the vertex keeps.
+            if (Payloads.implementsInterface(outEdges.getClass(), TRIMMABLE)) {
+                Payloads.invoke(outEdges, "trim");
+            }
             long label = label(generation.get(), -1);
-            Payloads.ofEdges(outEdges, data -> {
+            int found = Payloads.ofEdges(outEdges, data -> {
                 TeraHeap.tagRoot(data, label);
                 if (samples != null) {
                     samples.offer(label, data);
@@ -89,7 +125,11 @@ public final class GiraphPlacement {
                     TeraHeap.move(label);
                 }
             });
-        } catch (RuntimeException e) {
+            if (found == 0 && UNKNOWN_EDGES.add(outEdges.getClass().getName())) {
+                log("edges of %s hold no data this agent knows: they stay in H1",
+                    outEdges.getClass().getName());
+            }
+        } catch (Throwable e) {
             failed("tagging edges", e);
         }
     }
@@ -100,6 +140,7 @@ public final class GiraphPlacement {
      */
     public void superstepPrepared(Object serverData) {
         try {
+            loading = false;
             long superstep = superstepOf(serverData);
             if (outOfCore) {
                 return;
@@ -110,7 +151,7 @@ public final class GiraphPlacement {
             }
             TeraHeap.move(label(g, -1));   // edges still waiting (H2 was full) keep trying
 
-            Object store = invoke(serverData, "getCurrentMessageStore");
+            Object store = Payloads.invoke(serverData, "getCurrentMessageStore");
             if (store == null || superstep <= 0) {
                 return;   // superstep 0 reads no messages
             }
@@ -136,23 +177,18 @@ public final class GiraphPlacement {
                     + " buffers tagged so far; H2 %s", superstep, tagged[0], superstep - 1, label,
                     edgesTagged.get(), TeraHeap.stats());
             }
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (Throwable e) {
             failed("tagging messages", e);
         }
     }
 
     private static long superstepOf(Object serverData) throws ReflectiveOperationException {
-        Object worker = invoke(serverData, "getServiceWorker");
-        return ((Number) invoke(worker, "getSuperstep")).longValue();
-    }
-
-    private static Object invoke(Object target, String method) throws ReflectiveOperationException {
-        Method m = target.getClass().getMethod(method);
-        return m.invoke(target);
+        Object worker = Payloads.invoke(serverData, "getServiceWorker");
+        return ((Number) Payloads.invoke(worker, "getSuperstep")).longValue();
     }
 
     /** Advice must never break Giraph: a failure is reported once, and the data stays in H1. */
-    private void failed(String what, Exception e) {
+    private void failed(String what, Throwable e) {
         if (!warnedFailure) {
             warnedFailure = true;
             log("%s failed (%s); Giraph goes on, with that data in H1", what, e);
