@@ -3,12 +3,14 @@
 
   bench.py run WORKLOAD CONFIG --scale S --heap H [--cap C] [--graph F] [--csv F]
       one workload in one configuration; appends a row to the CSV (default build/bench/giraph.csv)
-  bench.py suite [--workloads ...] [--scale S] [--repeat N] --heap H --cap C [--mem-heap M]
+  bench.py suite [--workloads ...] [--configs ...] [--scale S] [--repeat N] --heap H --cap C [--mem-heap M]
       every workload in every configuration, N times, in a shuffled order per repeat
   bench.py check F
       exits 1 unless, per workload and scale, every configuration gave the same checksum
   bench.py table F
-      the medians per workload and configuration, as a Markdown table
+      the medians per workload, H and configuration, as a Markdown table
+  bench.py plot F [--heap-mb H] [--out DIR]
+      the time breakdown (other, minor GC, major GC) per workload, relative to Giraph-OOC
 
 Workloads (LDBC Graphalytics, on Giraph 1.3.0 from Maven Central): pr, cdlp, wcc, bfs, sssp.
 The graph is GraphGenerator's at the given scale (scale * 100,000 vertices, about 10 undirected
@@ -201,7 +203,7 @@ def check(args):
 
 def suite(args):
     graph_file(args.scale, args.graph)   # generated once, outside the timed runs
-    runs = [(w, c) for w in args.workloads for c in CONFIGS]
+    runs = [(w, c) for w in args.workloads for c in args.configs]
     ok = True
     for repeat in range(args.repeat):
         random.Random(repeat).shuffle(runs)
@@ -213,17 +215,59 @@ def suite(args):
     return ok
 
 
+def plot(args):
+    """Stacked bars per workload: other, minor GC and major GC, relative to Giraph-OOC's time."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in read_rows(args.csv) if r["status"] == "ok"]
+    heaps = sorted({int(r["heap_mb"]) for r in rows if r["config"] != "mem"})
+    heap = str(args.heap_mb or (heaps[0] if heaps else 0))
+    rows = [r for r in rows if r["config"] == "mem" or r["heap_mb"] == heap]
+    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
+    parts = [("other_s", "other", "#bbbbbb"), ("minor_gc_s", "minor GC", "#56b4e9"),
+             ("major_gc_s", "major GC", "#d55e00")]
+    fig, ax = plt.subplots(figsize=(1.9 * len(workloads) + 1.5, 3.6))
+    width = 0.8 / len(CONFIGS)
+    for i, w in enumerate(workloads):
+        ooc = [float(r["job_s"]) for r in rows if r["workload"] == w and r["config"] == "ooc"]
+        base = statistics.median(ooc) if ooc else None
+        for j, config in enumerate(CONFIGS):
+            rs = [r for r in rows if r["workload"] == w and r["config"] == config]
+            if not rs or not base:
+                continue
+            x, y = i + (j - (len(CONFIGS) - 1) / 2) * width, 0.0
+            for key, name, color in parts:
+                h = statistics.median(float(r[key]) for r in rs) / base
+                ax.bar(x, h, width * 0.9, bottom=y, color=color,
+                       label=name if i == 0 and j == 0 else None)
+                y += h
+            ax.text(x, y + 0.02, config, ha="center", va="bottom", fontsize=7, rotation=90)
+    ax.set_xticks(range(len(workloads)))
+    ax.set_xticklabels(workloads)
+    ax.set_ylabel("time / Giraph-OOC's")
+    ax.set_title(f"Giraph, H = {heap} MB (mem: uncapped reference)", fontsize=9)
+    ax.legend(fontsize=8, loc="upper right")
+    fig.tight_layout()
+    out = Path(args.out) / f"giraph-breakdown-{heap}m.png"
+    fig.savefig(out, dpi=120)
+    print(f"figure: {out}")
+
+
 def table(args):
     rows = [r for r in read_rows(args.csv)]
     print("| workload | scale | H (MB) | cap (MB) | "
           + " | ".join(CONFIG_NAMES[c] for c in CONFIGS)
           + " | Giraph-OOC / TeraHeap | TeraHeap: GC share | moved to H2 (MB) |")
     print("| --- " * (len(CONFIGS) + 7) + "|")
-    keys = sorted({(r["workload"], r["scale"]) for r in rows},
-                  key=lambda k: (WORKLOADS.index(k[0]) if k[0] in WORKLOADS else 99, k[1]))
-    for workload, scale in keys:
+    # One line per workload, scale and H; the uncapped in-memory reference goes on every line.
+    keys = sorted({(r["workload"], r["scale"], r["heap_mb"]) for r in rows if r["config"] != "mem"},
+                  key=lambda k: (WORKLOADS.index(k[0]) if k[0] in WORKLOADS else 99, k[1], int(k[2])))
+    for workload, scale, heap in keys:
         cells, medians = [], {}
-        base = [r for r in rows if r["workload"] == workload and r["scale"] == scale]
+        base = [r for r in rows if r["workload"] == workload and r["scale"] == scale
+                and (r["config"] == "mem" or r["heap_mb"] == heap)]
         for c in CONFIGS:
             rs = [r for r in base if r["config"] == c]
             ok = [float(r["job_s"]) for r in rs if r["status"] == "ok"]
@@ -237,8 +281,7 @@ def table(args):
         gc = (f"{statistics.median((float(r['minor_gc_s']) + float(r['major_gc_s'])) / float(r['job_s']) for r in th):.0%}"
               if th else "-")
         moved = f"{statistics.median(float(r['h2_moved_mb']) for r in th):.0f}" if th else "-"
-        heap = next((r["heap_mb"] for r in base if r["config"] != "mem"), "-")
-        cap = base[0]["cap_mb"] if base else "-"
+        cap = next((r["cap_mb"] for r in base if r["config"] != "mem"), "-")
         print(f"| {workload} | {scale} | {heap} | {cap} | " + " | ".join(cells)
               + f" | {ratio} | {gc} | {moved} |")
 
@@ -263,12 +306,17 @@ def main():
     common(q)
     q = sub.add_parser("suite")
     q.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
+    q.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS)
     q.add_argument("--repeat", type=int, default=3)
     common(q)
     q = sub.add_parser("check")
     q.add_argument("csv")
     q = sub.add_parser("table")
     q.add_argument("csv")
+    q = sub.add_parser("plot")
+    q.add_argument("csv")
+    q.add_argument("--heap-mb", type=int, help="the H to draw (default the smallest)")
+    q.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = p.parse_args()
     for f in (JAVA, BENCH_JAR, CLASSPATH, AGENT):
         if args.command in ("run", "suite") and not f.exists():
@@ -279,6 +327,9 @@ def main():
         sys.exit(0 if suite(args) else 1)
     if args.command == "check":
         sys.exit(0 if check(args) else 1)
+    if args.command == "plot":
+        plot(args)
+        return
     table(args)
 
 
