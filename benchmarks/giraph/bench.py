@@ -4,7 +4,8 @@
   bench.py run WORKLOAD CONFIG --scale S --heap H [--cap C] [--graph F] [--csv F]
       one workload in one configuration; appends a row to the CSV (default build/bench/giraph.csv)
   bench.py suite [--workloads ...] [--configs ...] [--scale S] [--repeat N] --heap H --cap C [--mem-heap M]
-      every workload in every configuration, N times, in a shuffled order per repeat
+      every workload in every configuration, N times, in a shuffled order per repeat; then the
+      figure (plot) beside the CSV
   bench.py check F
       exits 1 unless, per workload and scale, every configuration gave the same checksum
   bench.py table F
@@ -212,6 +213,8 @@ def suite(args):
             run_args = argparse.Namespace(**vars(args))
             run_args.workload, run_args.config = workload, config
             ok = run(run_args) and ok
+    plot(argparse.Namespace(csv=args.csv, heap_mb=mb(size_bytes(args.heap)),
+                            out=str(Path(args.csv).resolve().parent)))
     return ok
 
 
