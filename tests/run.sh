@@ -52,29 +52,26 @@ if [ "$failed" -ne 0 ]; then
 fi
 echo "JVM tests: $passed passed, $failed failed"
 
+# Runs a suite that ends with "N passed, N failed" and adds its counts; a suite that did not run
+# through to that line counts as one failure.
+run_suite() {  # name log command...
+  local name=$1 log=$2; shift 2
+  "$@" 2>&1 | tee "$log"
+  local last suite_passed suite_failed
+  last=$(tail -1 "$log")
+  suite_passed=$(echo "$last" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+  suite_failed=$(echo "$last" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+  [ -n "$suite_passed" ] || suite_failed=1
+  echo "$name: ${suite_passed:-0} passed, ${suite_failed:-0} failed"
+  passed=$(( passed + ${suite_passed:-0} )); failed=$(( failed + ${suite_failed:-0} ))
+}
+
 if [ $# -eq 0 ]; then
   # OpenJDK's own GC tests, a quick subset, in TeraHeap's stress mode (H2 in use without tags).
-  TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick 2>&1 | tee build/openjdk-gc-tests.log
-  gc=$(tail -1 build/openjdk-gc-tests.log)
-  gc_passed=$(echo "$gc" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-  gc_failed=$(echo "$gc" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
-  [ -n "$gc_passed" ] || gc_failed=1   # did not run through
-  echo "OpenJDK GC tests (stress mode): ${gc_passed:-0} passed, ${gc_failed:-0} failed"
-  passed=$(( passed + ${gc_passed:-0} )); failed=$(( failed + ${gc_failed:-0} ))
-
-  tests/spark/run.sh 2>&1 | tee build/spark-tests.log
-  spark=$(tail -1 build/spark-tests.log)
-  spark_passed=$(echo "$spark" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-  spark_failed=$(echo "$spark" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
-  [ -n "$spark_passed" ] || spark_failed=1   # the Spark tests did not run through
-  passed=$(( passed + ${spark_passed:-0} )); failed=$(( failed + ${spark_failed:-0} ))
-
-  tests/giraph/run.sh 2>&1 | tee build/giraph-tests.log
-  giraph=$(tail -1 build/giraph-tests.log)
-  giraph_passed=$(echo "$giraph" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-  giraph_failed=$(echo "$giraph" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
-  [ -n "$giraph_passed" ] || giraph_failed=1   # the Giraph tests did not run through
-  passed=$(( passed + ${giraph_passed:-0} )); failed=$(( failed + ${giraph_failed:-0} ))
+  run_suite "OpenJDK GC tests (stress mode)" build/openjdk-gc-tests.log \
+    env TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick
+  run_suite "Spark tests" build/spark-tests.log tests/spark/run.sh
+  run_suite "Giraph tests" build/giraph-tests.log tests/giraph/run.sh
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
