@@ -1,7 +1,10 @@
-"""What the benchmark suites share: sizes, a memory cgroup over a run, GC times from the GC log."""
+"""What the benchmark suites share: sizes, a JVM run under a memory cgroup, GC times from the GC log."""
 
 import os
 import re
+import shutil
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -83,3 +86,49 @@ def gc_times(log):
         if m:
             moved += int(m.group(1)) * 1024
     return minor, major, moved
+
+
+class CappedRun:
+    """One JVM run under a memory cap: its output, exit code, crash files and cgroup figures."""
+
+    def __init__(self, cmd, run_dir, log, cap, timeout):
+        limit = MemoryCap(run_dir.name, cap)
+        with open(log, "w") as out:
+            out.write(" ".join(cmd) + "\n")
+            out.flush()
+            try:
+                proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True,
+                                      cwd=run_dir, preexec_fn=limit.enter, timeout=timeout)
+                self.stdout, self.code = proc.stdout, proc.returncode
+            except subprocess.TimeoutExpired as e:
+                self.stdout, self.code = e.stdout or "", None
+                if isinstance(self.stdout, bytes):
+                    self.stdout = self.stdout.decode(errors="replace")
+            out.write(self.stdout)
+        self.peak, self.major_faults = limit.peak(), limit.major_faults()
+        limit.close()
+        self.text = log.read_text(errors="replace")
+        self.crashed = False
+        for crash in run_dir.glob("hs_err_pid*.log"):
+            shutil.move(str(crash), str(log.parent / f"{run_dir.name}-{crash.name}"))
+            self.crashed = True
+        self.timeout = timeout
+
+    def status(self, has_result):
+        """ok, crashed, timeout(..), java-oom, killed-at-cap (the cgroup's OOM killer) or failed(code)."""
+        if self.crashed:
+            return "crashed"
+        if self.code is None:
+            return f"timeout({self.timeout}s)"
+        if self.code == 0 and has_result:
+            return "ok"
+        if "OutOfMemoryError" in self.text:
+            return "java-oom"
+        if self.code in (-signal.SIGKILL, 137):
+            return "killed-at-cap"
+        return f"failed({self.code})"
+
+
+def key_values(line):
+    """The key=value pairs of a line such as 'RESULT seconds=1.2 checksum=7'."""
+    return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)

@@ -31,7 +31,6 @@ import csv
 import os
 import random
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -39,7 +38,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import MemoryCap, die, gc_times, mb, size_bytes  # noqa: E402
+from benchlib import CappedRun, die, gc_times, key_values, mb, size_bytes  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -115,43 +114,15 @@ def run(args):
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"{run_dir.name}.log"
     cmd = java_command(args, heap, h2, mem_heap, run_dir, graph)
-    limit = MemoryCap(run_dir.name, cap)
-    with open(log, "w") as out:
-        out.write(" ".join(cmd) + "\n")
-        out.flush()
-        try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True, cwd=run_dir,
-                                  preexec_fn=limit.enter, timeout=args.timeout)
-            stdout, code = proc.stdout, proc.returncode
-        except subprocess.TimeoutExpired as e:
-            stdout, code = e.stdout or "", None
-            if isinstance(stdout, bytes):
-                stdout = stdout.decode(errors="replace")
-        out.write(stdout)
-    peak, faults = limit.peak(), limit.major_faults()
-    limit.close()
-    text = log.read_text(errors="replace")
+    capped = CappedRun(cmd, run_dir, log, cap, args.timeout)
+    peak, faults = capped.peak, capped.major_faults
     result, timers = {}, {}
-    for line in text.splitlines():
+    for line in capped.text.splitlines():
         if line.startswith("RESULT "):
-            result = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+            result = key_values(line)
         elif line.startswith("GIRAPH "):   # Giraph's own phase timers, on stderr
-            timers = dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
-    crashes = list(run_dir.glob("hs_err_pid*.log"))
-    for crash in crashes:
-        shutil.move(str(crash), str(log_dir / f"{run_dir.name}-{crash.name}"))
-    if crashes:
-        status = "crashed"
-    elif code is None:
-        status = f"timeout({args.timeout}s)"
-    elif code == 0 and result:
-        status = "ok"
-    elif "OutOfMemoryError" in text:
-        status = "java-oom"
-    elif code in (-signal.SIGKILL, 137):
-        status = "killed-at-cap"
-    else:
-        status = f"failed({code})"
+            timers = key_values(line)
+    status = capped.status(bool(result))
     minor, major, moved = gc_times(run_dir / "gc.log")
     if (run_dir / "gc.log").exists():
         shutil.copy(run_dir / "gc.log", log.with_suffix(".gc.log"))
