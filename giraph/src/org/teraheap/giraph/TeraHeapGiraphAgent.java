@@ -23,8 +23,8 @@ import org.teraheap.TeraHeap;
  * Hadoop cluster: in the child JVMs' options). On a JVM without TeraHeap on it returns at once and
  * changes nothing. Otherwise it weaves advice into three of Giraph 1.3's classes as they load:
  * {@code DefaultVertex.setEdges} and {@code WritableUtils.reinitializeVertexFromDataInput}, where
- * each vertex's out-edges are tagged as they are set or read back from bytes while the graph loads, and {@code ServerData},
- * where each superstep's complete incoming messages are tagged; {@link GiraphPlacement} says which
+ * each vertex's out-edges are tagged as they are set or read back from bytes while the graph
+ * loads, and {@code ServerData}, where each superstep's complete incoming messages are tagged; {@link GiraphPlacement} says which
  * objects, with which labels, and when they are advised to move. A Java agent, not a Giraph option
  * class: Giraph has no option that sees both the edges as they load and the message stores as
  * supersteps turn over, and an agent leaves the job's own options alone.
