@@ -21,6 +21,7 @@
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
+#include "gc/teraheap/teraHeapStorageFault.hpp"
 #include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
 #include "memory/resourceArea.hpp"
@@ -55,6 +56,7 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   _h2 = MemRegion((HeapWord*)h2_rs.base(), TeraHeapSize / HeapWordSize);
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
   _regions = new TeraHeapRegions(_h2, TeraHeapRegionSize, _file);
+  TeraHeapStorageFault::initialize(_h2, _file);
   TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
 
