@@ -38,7 +38,7 @@ summary=$(grep "^Test results:" build/jtreg.log | tail -1)
 passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
 failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
 errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
-passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} ))
+passed=${passed:-0}; failed=$(( ${failed:-0} + ${errors:-0} )); skipped=0
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then failed=1; fi   # jtreg itself failed
 if [ "$failed" -ne 0 ]; then
   # The reason, in this output too: CI keeps the printed output, not the work directory.
@@ -57,13 +57,15 @@ echo "JVM tests: $passed passed, $failed failed"
 run_suite() {  # name log command...
   local name=$1 log=$2; shift 2
   "$@" 2>&1 | tee "$log"
-  local last suite_passed suite_failed
+  local last suite_passed suite_failed suite_skipped
   last=$(tail -1 "$log")
   suite_passed=$(echo "$last" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
-  suite_failed=$(echo "$last" | sed -n 's/.* \([0-9]*\) failed$/\1/p')
+  suite_failed=$(echo "$last" | sed -n 's/.* \([0-9]*\) failed\(, [0-9]* skipped\)\{0,1\}$/\1/p')
+  suite_skipped=$(echo "$last" | sed -n 's/.* \([0-9]*\) skipped$/\1/p')
   [ -n "$suite_passed" ] || suite_failed=1
-  echo "$name: ${suite_passed:-0} passed, ${suite_failed:-0} failed"
+  echo "$name: ${suite_passed:-0} passed, ${suite_failed:-0} failed${suite_skipped:+, $suite_skipped skipped}"
   passed=$(( passed + ${suite_passed:-0} )); failed=$(( failed + ${suite_failed:-0} ))
+  skipped=$(( skipped + ${suite_skipped:-0} ))
 }
 
 if [ $# -eq 0 ]; then
@@ -72,6 +74,7 @@ if [ $# -eq 0 ]; then
     env TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick
   run_suite "Spark tests" build/spark-tests.log tests/spark/run.sh
   run_suite "Giraph tests" build/giraph-tests.log tests/giraph/run.sh
+  run_suite "Remote H2 tests" build/remote-tests.log tests/remote/run.sh
 fi
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed${skipped:+, $skipped skipped}" | sed 's/, 0 skipped$//'
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

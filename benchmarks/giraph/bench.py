@@ -88,7 +88,7 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
         cmd += [f"-Xmx{mb(mem_heap)}m"]
     elif args.config == "th":
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
-                f"-XX:TeraHeapPath={run_dir}", f"-javaagent:{AGENT}"]
+                f"-XX:TeraHeapPath={args.h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
         die(f"unknown configuration '{args.config}': use one of {', '.join(CONFIGS)}")
     cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags",
@@ -273,6 +273,7 @@ def main():
         q.add_argument("--mem-heap", help="the heap of mem (default 4 H)")
         q.add_argument("--timeout", type=int, default=1800)
         q.add_argument("--csv", default=str(DEFAULT_CSV))
+        q.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
 
     q = sub.add_parser("run")
     q.add_argument("workload", choices=WORKLOADS)

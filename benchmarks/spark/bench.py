@@ -63,7 +63,7 @@ SD_FRAME = re.compile(r"com\.esotericsoftware\.kryo\.|org\.apache\.spark\.serial
                       r"|org\.apache\.spark\.serializer\.JavaSerializ|java\.io\.Object(In|Out)putStream")
 
 
-def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra):
+def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra, h2_dir=None):
     for path in (JAVA, AGENT, BENCH_JAR, CLASSPATH):
         if not path.exists():
             die(f"{path} is missing: run make first")
@@ -81,7 +81,7 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
                 f"-XX:AllocateHeapAt={run_dir}"]
     elif config == "th":
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
-                f"-XX:TeraHeapPath={run_dir}", f"-javaagent:{AGENT}"]
+                f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
         die(f"unknown configuration '{config}': use one of {', '.join(CONFIGS)}")
     cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags"]
@@ -123,7 +123,7 @@ def run(args):
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"{run_dir.name}.log"
     cmd = java_command(args.workload, args.config, args.scale, heap, h2, mo_heap, run_dir,
-                       args.profile, args.extra or [])
+                       args.profile, args.extra or [], args.h2_dir)
     if os.geteuid() == 0 and args.drop_caches:
         subprocess.run(["sync"])
         Path("/proc/sys/vm/drop_caches").write_text("3")
@@ -342,6 +342,7 @@ def main():
     r.add_argument("--profile", action="store_true", help="JFR samples for the S/D share")
     r.add_argument("--drop-caches", action="store_true", help="drop the page cache first (root)")
     r.add_argument("--timeout", type=int, default=3600)
+    r.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
     r.add_argument("extra", nargs="*", help="more SparkBench arguments, after --")
     c = sub.add_parser("check")
     c.add_argument("csv")
