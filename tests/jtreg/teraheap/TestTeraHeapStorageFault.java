@@ -2,7 +2,8 @@
  * @test
  * @summary When the storage behind H2 fails under a running JVM (here: H2's file is truncated,
  *          which the kernel answers with SIGBUS as it does an I/O error), the JVM stops with one
- *          line naming H2's file and device and exit status 1, whether Java code or the GC
+ *          line naming H2's file and device and exit status 1, whether Java code, Java code
+ *          through Unsafe (where a SIGBUS would otherwise become an InternalError) or the GC
  *          touched H2, and writes no crash report.
  * @library /lib /test/lib
  * @run main/othervm/timeout=600 TestTeraHeapStorageFault
@@ -10,13 +11,14 @@
 
 import java.io.File;
 import java.io.RandomAccessFile;
+import java.lang.reflect.Field;
 
 import jdk.test.lib.process.OutputAnalyzer;
 import org.teraheap.TeraHeap;
 
 public class TestTeraHeapStorageFault {
     public static void main(String[] args) throws Exception {
-        for (String who : new String[] {"java", "gc"}) {
+        for (String who : new String[] {"java", "unsafe", "gc"}) {
             File h2 = new File("h2-" + who + ".file").getAbsoluteFile();
             OutputAnalyzer out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xmx256m",
                     "-XX:TeraHeapSize=256m", "-XX:TeraHeapPath=" + h2, "-Xlog:gc+teraheap",
@@ -64,6 +66,14 @@ public class TestTeraHeapStorageFault {
             if (args[0].equals("java")) {
                 for (int i = 0; i < values.length; i += 512) {
                     sum += values[i];
+                }
+            } else if (args[0].equals("unsafe")) {
+                Field f = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
+                f.setAccessible(true);
+                sun.misc.Unsafe unsafe = (sun.misc.Unsafe) f.get(null);
+                long base = unsafe.arrayBaseOffset(long[].class);
+                for (int i = 0; i < values.length; i += 512) {
+                    sum += unsafe.getLong(values, base + 8L * i);
                 }
             } else {
                 System.gc();
