@@ -71,6 +71,16 @@ wait_for() {  # seconds command...
   return 1
 }
 
+local_read_ahead_kb() {  # of the block device under $WORK
+  local dev name
+  mkdir -p "$WORK"
+  dev=$(findmnt -no SOURCE --target "$WORK" 2>/dev/null) || return 0
+  name=$(basename "$dev")
+  [ -e "/sys/class/block/$name" ] || return 0
+  [ -e "/sys/class/block/$name/partition" ] && name=$(basename "$(dirname "$(readlink -f "/sys/class/block/$name")")")
+  cat "/sys/block/$name/queue/read_ahead_kb" 2>/dev/null || true
+}
+
 up_local() {
   mkdir -p "$WORK/local-h2"
   save dir "$WORK/local-h2"
@@ -134,6 +144,11 @@ up_nbd() {  # disk|ram
   loop=$(losetup --find --show --direct-io=on "$MNT/nbd/export" 2>/dev/null) \
     || loop=$(losetup --find --show "$MNT/nbd/export") || die "no free loop device"
   save loop "$loop"
+  # The same read-ahead as the local disk that H2 would otherwise be on (a loop device starts
+  # with 128 KB): mapped files are paged in by it, and the study compares devices, not settings.
+  local ra
+  ra=$(local_read_ahead_kb)
+  [ -n "$ra" ] && echo "$ra" >"/sys/block/$(basename "$loop")/queue/read_ahead_kb"
   mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$loop" >/dev/null
   mkdir -p "$MNT/remote"
   mount "$loop" "$MNT/remote"

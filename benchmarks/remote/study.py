@@ -129,8 +129,8 @@ def device_medians(rows):
         runs.setdefault(row_label(r), {}).setdefault((r["rw"], r["iodepth"]), []).append(r)
     return {name: {job: {k: statistics.median(float(r[k]) for r in rs)
                          for k in ("mean_lat_us", "p99_lat_us", "mb_s", "iops")}
-                   for job, rs in jobs.items()}
-            for name, jobs in runs.items()}
+                   for job, rs in runs[name].items()}
+            for name in order(runs)}
 
 
 def last_row(csv_path):
@@ -197,6 +197,15 @@ def row_label(r):
     return label(r["backing"], r["latency_us"] or None)
 
 
+def order(names):
+    """Backing labels in a fixed order: local, ram, then each nbd kind by added latency."""
+    def key(name):
+        backing, _, lat = name.partition("+")
+        return (BACKINGS.index(backing) if backing in BACKINGS else len(BACKINGS),
+                int(lat[:-2]) if lat else -1)
+    return sorted(names, key=key)
+
+
 def table(args):
     rows = read(args.csv)
     if rows and "rw" in rows[0]:
@@ -211,11 +220,9 @@ def table(args):
                   f"| {get('randread', '32', 'mb_s')} | {get('randwrite', '32', 'mb_s')} "
                   f"| {get('read', '8', 'mb_s')} | {get('write', '8', 'mb_s')} |")
         return
-    cells, names = {}, []
+    cells, names = {}, order(set(row_label(r) for r in rows))
     for r in rows:
         name = row_label(r)
-        if name not in names:
-            names.append(name)
         if r["status"] == "ok":
             cells.setdefault((r["suite"], r["workload"]), {}).setdefault(name, []).append(float(r["job_s"]))
     print("| workload | " + " | ".join(names) + " | worst / local |")
@@ -250,13 +257,16 @@ def plot(args):
         axes[0].set_ylabel("mean latency (us), 4 KiB, QD1")
         axes[0].set_yscale("log")
         axes[0].legend()
+        colors = plt.get_cmap("tab10")
         for ax, (rws, bs) in zip(axes[1:], [(("randread", "randwrite"), "4k"), (("read", "write"), "1m")]):
-            for n in names:
+            for c, n in enumerate(names):
                 for rw, style in zip(rws, ("-", "--")):
                     pts = sorted((int(qd), v["mb_s"]) for (job_rw, qd), v in med[n].items() if job_rw == rw)
                     if pts:
-                        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", label=f"{n} {rw}")
+                        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o",
+                                color=colors(c % 10), label=f"{n} {rw}")
             ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
             ax.set_xlabel("queue depth")
             ax.set_ylabel(f"MB/s, {bs} blocks")
             ax.legend(fontsize=6)
@@ -267,7 +277,7 @@ def plot(args):
             if r["status"] == "ok":
                 cells.setdefault(f"{r['suite']} {r['workload']}", {}).setdefault(row_label(r), []).append(r)
         workloads_ = sorted(cells)
-        names = list(dict.fromkeys(row_label(r) for r in rows))
+        names = order(set(row_label(r) for r in rows))
         fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(workloads_) * len(names) / 3), 4.5))
         width = 0.8 / max(1, len(names))
         for i, wl in enumerate(workloads_):
