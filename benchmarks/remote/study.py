@@ -14,7 +14,7 @@ up and torn down by backing.sh around its measurements.
       TeraHeap runs of the Giraph and Spark suites (their bench.py run) with H2 on each backing,
       under the same DRAM cap; in each repeat every (backing, workload) pair runs once, in a
       shuffled order. Each row is the suite's own row with the backing in front
-  study.py plot F          the figure for a devices or workloads CSV, beside it
+  study.py plot F          the figure for a devices or workloads CSV, in build/bench/
   study.py table F         the medians as a Markdown table
 
 Backings: local, ram, nbd-disk, nbd-ram; the nbd ones once per --latencies value (microseconds
@@ -242,7 +242,8 @@ def plot(args):
     rows = read(args.csv)
     if not rows:
         die(f"{args.csv} is empty")
-    out = Path(args.csv).with_suffix(".png")
+    out = REPO / "build" / "bench" / Path(args.csv).with_suffix(".png").name
+    out.parent.mkdir(parents=True, exist_ok=True)
     if "rw" in rows[0]:
         med = device_medians(rows)
         names = list(med)
