@@ -27,6 +27,7 @@ import argparse
 import csv
 import json
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -91,6 +92,9 @@ def fio(directory, rw, bs, depth, runtime, size):
 
 
 def devices(args):
+    if shutil.which("fio") is None:
+        print("study.py: installing fio", flush=True)
+        subprocess.run(["apt-get", "install", "-y", "-q", "fio"], check=True, stdout=subprocess.DEVNULL)
     fields = ["repeat", "backing", "latency_us", "rw", "bs", "iodepth", "mean_lat_us", "p99_lat_us",
               "mb_s", "iops"]
     csv_file = Path(args.csv)

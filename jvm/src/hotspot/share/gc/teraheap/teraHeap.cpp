@@ -56,7 +56,7 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   _h2 = MemRegion((HeapWord*)h2_rs.base(), TeraHeapSize / HeapWordSize);
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
   _regions = new TeraHeapRegions(_h2, TeraHeapRegionSize, _file);
-  TeraHeapStorageFault::initialize(_h2, _file);
+  TeraHeapStorageFault::initialize(_file);
   TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
 

@@ -3,6 +3,7 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapStorageFault.hpp"
 #include "runtime/os.hpp"
@@ -14,9 +15,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-MemRegion TeraHeapStorageFault::_h2;
-char      TeraHeapStorageFault::_file[1024];
-char      TeraHeapStorageFault::_device[1024];
+char TeraHeapStorageFault::_file[1024];
+char TeraHeapStorageFault::_device[1024];
 
 // The mount that holds device `dev`, from /proc/self/mountinfo: its source
 // (/dev/loop0, a server's export), file system type and mount point.
@@ -45,8 +45,7 @@ static void describe_device(dev_t dev, char* out, size_t len) {
   fclose(f);
 }
 
-void TeraHeapStorageFault::initialize(MemRegion h2, const TeraHeapFile* file) {
-  _h2 = h2;
+void TeraHeapStorageFault::initialize(const TeraHeapFile* file) {
   os::snprintf(_file, sizeof(_file), "%s", file->path());
   struct stat st;
   if (fstat(file->fd(), &st) == 0) {
@@ -57,12 +56,12 @@ void TeraHeapStorageFault::initialize(MemRegion h2, const TeraHeapFile* file) {
 }
 
 void TeraHeapStorageFault::exit_if_in_h2(const void* addr) {
-  if (!_h2.contains(addr)) {
+  if (!TeraHeap::is_in_h2(addr)) {
     return;
   }
   // In a signal handler: format into a static buffer and write(2) it.
   static char message[3072];
-  const size_t offset = pointer_delta(addr, _h2.start(), 1);
+  const size_t offset = pointer_delta(addr, TeraHeap::h2_region().start(), 1);
   const int n = os::snprintf(message, sizeof(message),
       "Error: TeraHeap: H2 cannot be read or written at byte " SIZE_FORMAT " of %s (%s): the storage "
       "behind H2 failed or went away (I/O error, device or server gone, file truncated) and H2's "

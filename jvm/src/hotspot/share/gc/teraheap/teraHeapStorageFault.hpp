@@ -6,7 +6,6 @@
 #define SHARE_GC_TERAHEAP_TERAHEAPSTORAGEFAULT_HPP
 
 #include "memory/allStatic.hpp"
-#include "memory/memRegion.hpp"
 
 class TeraHeapFile;
 
@@ -19,13 +18,12 @@ class TeraHeapFile;
 // exit with status 1, instead of writing a crash report that blames the code
 // that happened to touch H2.
 class TeraHeapStorageFault : AllStatic {
-  static MemRegion _h2;
-  static char      _file[1024];     // the file and its device, described at start
-  static char      _device[1024];
+  static char _file[1024];     // the file and its device, described at start
+  static char _device[1024];
 
 public:
   // Describes H2's file and device now: the signal handler cannot look them up.
-  static void initialize(MemRegion h2, const TeraHeapFile* file);
+  static void initialize(const TeraHeapFile* file);
 
   // Called by the VM's signal handler for a SIGBUS it does not otherwise
   // handle. Returns if `addr` is not in H2; otherwise reports and exits.
