@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs every TeraHeap test and ends with the line "N passed, N failed":
 #  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
+#  - unit tests of JVM code that runs without a JVM (tests/unit/run.sh: the H1 size policy);
 #  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh);
 #  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark, and every workload of the
 #    benchmark suite at scale 1 in every configuration;
@@ -69,6 +70,7 @@ run_suite() {  # name log command...
 }
 
 if [ $# -eq 0 ]; then
+  run_suite "Unit tests" build/unit-tests.log tests/unit/run.sh
   # OpenJDK's own GC tests, a quick subset, in TeraHeap's stress mode (H2 in use without tags).
   run_suite "OpenJDK GC tests (stress mode)" build/openjdk-gc-tests.log \
     env TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick

@@ -19,6 +19,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   mo  Spark-MO: Parallel GC, MEMORY_ONLY, one heap big enough for everything (--mo-heap), mapped
       over a file on the disk with -XX:AllocateHeapAt (the papers' single heap over NVM)
   th  TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-spark.jar, MEMORY_AND_DISK
+  thd TeraHeap with -XX:+TeraHeapDynamicH1: no -Xmx; the JVM divides the cap between H1 and H2's
+      page cache itself (H is ignored)
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
 with a warning without it. Sizes take k/m/g suffixes.
 """
@@ -52,7 +54,10 @@ DEFAULT_CSV = BUILD / "bench" / "spark.csv"
 
 WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb"]
 CONFIGS = ["sd", "g1", "mo", "th"]
-CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th": "TeraHeap"}
+# Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it).
+EXTRA_CONFIGS = ["thd"]
+CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th": "TeraHeap",
+                "thd": "TeraHeap, dynamic H1"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
           "peak_mb", "checksum", "tolerance", "log", "major_faults"]
@@ -82,9 +87,12 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
     elif config == "th":
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
+    elif config == "thd":
+        cmd += ["-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1", f"-XX:TeraHeapSize={mb(h2)}m",
+                f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
-        die(f"unknown configuration '{config}': use one of {', '.join(CONFIGS)}")
-    cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags"]
+        die(f"unknown configuration '{config}': use one of {', '.join(CONFIGS + EXTRA_CONFIGS)}")
+    cmd += [f"-Xlog:gc,gc+teraheap,gc+teraheap+resize:file={run_dir}/gc.log:uptime,tags"]
     if profile:
         cmd += [f"-XX:StartFlightRecording=filename={run_dir}/run.jfr,settings=profile"]
     cmd += ["-Dspark.master=local[2]",
@@ -142,8 +150,9 @@ def run(args):
     sd = wall * fraction if fraction is not None and status == "ok" else float("nan")
     other = wall - minor - major - (sd if sd == sd else 0.0)
     row = {"time": stamp, "workload": args.workload, "config": args.config,
-           "scale": args.scale, "heap_mb": mb(heap if args.config != "mo" else mo_heap),
-           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config == "th" else 0, "status": status,
+           "scale": args.scale,
+           "heap_mb": {"mo": mb(mo_heap), "thd": 0}.get(args.config, mb(heap)),
+           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config in ("th", "thd") else 0, "status": status,
            "wall_s": f"{wall:.3f}", "other_s": f"{other:.3f}", "sd_s": f"{sd:.3f}",
            "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
            "h2_moved_mb": f"{moved / 2**20:.1f}",
@@ -332,7 +341,7 @@ def main():
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("workload", choices=WORKLOADS)
-    r.add_argument("config", choices=CONFIGS)
+    r.add_argument("config", choices=CONFIGS + EXTRA_CONFIGS)
     r.add_argument("--scale", default="1")
     r.add_argument("--heap", default="1g", help="H: the heap (H1 for TeraHeap)")
     r.add_argument("--cap", help="DRAM cap over the JVM and its page cache")

@@ -164,6 +164,58 @@ public final class TeraHeapProcess {
         return execute(new ProcessBuilder(cmd));
     }
 
+    /** What {@link #runInMemoryCgroup} saw: the child's output and what the cgroup counted. */
+    public static class CgroupRun {
+        public final OutputAnalyzer out;
+        public final long oomKills;
+        public final long maxUsage;
+
+        CgroupRun(OutputAnalyzer out, long oomKills, long maxUsage) {
+            this.out = out;
+            this.oomKills = oomKills;
+            this.maxUsage = maxUsage;
+        }
+    }
+
+    /**
+     * As root, runs the TeraHeap JDK's java in a memory cgroup (v1) of its own, limited to
+     * {@code limitBytes} with page cache included, as the papers capped their runs. Returns null
+     * when not root or without cgroup v1's memory controller.
+     */
+    public static CgroupRun runInMemoryCgroup(long limitBytes, String... args) throws Exception {
+        Path root = Paths.get("/sys/fs/cgroup/memory");
+        if (!"root".equals(System.getProperty("user.name")) || !Files.isDirectory(root)
+                || !Files.exists(root.resolve("memory.limit_in_bytes"))) {
+            return null;
+        }
+        Path cg = root.resolve("teraheap-jtreg-" + ProcessHandle.current().pid() + "-" + dirs);
+        Files.createDirectory(cg);
+        try {
+            Files.write(cg.resolve("memory.limit_in_bytes"), Long.toString(limitBytes).getBytes());
+            List<String> cmd = new ArrayList<>(Arrays.asList("sh", "-c",
+                    "echo $$ > " + cg.resolve("cgroup.procs") + " && exec \"$0\" \"$@\""));
+            cmd.addAll(ProcessTools.createLimitedTestJavaProcessBuilder(args).command());
+            OutputAnalyzer out = execute(new ProcessBuilder(cmd));
+            long oomKills = 0;
+            for (String line : Files.readAllLines(cg.resolve("memory.oom_control"))) {
+                if (line.startsWith("oom_kill ")) {
+                    oomKills = Long.parseLong(line.substring("oom_kill ".length()).trim());
+                }
+            }
+            long maxUsage = Long.parseLong(new String(Files.readAllBytes(cg.resolve("memory.max_usage_in_bytes"))).trim());
+            return new CgroupRun(out, oomKills, maxUsage);
+        } finally {
+            // The child has exited; its page cache may still be charged, which rmdir moves up.
+            for (int i = 0; i < 50 && Files.exists(cg); i++) {
+                try {
+                    Files.delete(cg);
+                } catch (IOException busy) {
+                    Thread.sleep(100);
+                }
+            }
+        }
+    }
+
     public static Path stockJdk() {
         String home = System.getenv("TERAHEAP_STOCK_JDK");
         if (home == null) {

@@ -16,6 +16,7 @@
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapH1Sizer.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
@@ -57,6 +58,9 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
   _regions = new TeraHeapRegions(_h2, TeraHeapRegionSize, _file);
   TeraHeapStorageFault::initialize(_file);
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::initialize();
+  }
   TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
 

@@ -6,6 +6,8 @@
 #include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
+#include "gc/teraheap/teraHeapH1SizePolicy.hpp"
+#include "gc/teraheap/teraHeapH1Sizer.hpp"
 #include "logging/log.hpp"
 #include "runtime/arguments.hpp"
 #include "runtime/globals_extension.hpp"
@@ -104,12 +106,49 @@ static void check_thresholds() {
   }
 }
 
+// -XX:+TeraHeapDynamicH1 needs a budget, room between -Xms and -Xmx, and the
+// Parallel collector's own sizing to limit. -Xmx left to ergonomics becomes
+// the budget less the page cache's reserve.
+static void check_dynamic_h1() {
+  if (!FLAG_IS_DEFAULT(TeraHeapDramLimit) && FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
+    FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0 || TeraHeapDynamicH1);
+  }
+  if (!TeraHeapDynamicH1) {
+    return;
+  }
+  const char* source;
+  const size_t budget = TeraHeapH1Sizer::budget_from_flags_or_cgroup(&source);
+  if (budget == 0) {
+    TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 needs a DRAM budget to divide: run the JVM in a memory "
+                            "cgroup with a limit, or give -XX:TeraHeapDramLimit=<size>");
+  }
+  if (budget < 64 * M) {
+    TeraHeapArguments::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
+                            "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
+  }
+  if (!UseAdaptiveSizePolicy) {
+    TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
+                            "remove -XX:-UseAdaptiveSizePolicy");
+  }
+  if (!FLAG_IS_DEFAULT(MaxHeapSize) &&
+      ((!FLAG_IS_DEFAULT(InitialHeapSize) && InitialHeapSize >= MaxHeapSize) ||
+       (!FLAG_IS_DEFAULT(MinHeapSize) && MinHeapSize >= MaxHeapSize))) {
+    TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and they are equal: "
+                            "remove -Xms (or give a smaller one)");
+  }
+  if (FLAG_IS_DEFAULT(MaxHeapSize)) {
+    const size_t h1_max = (size_t)(budget * (1 - TeraHeapH1SizePolicy::reserve_fraction));
+    FLAG_SET_ERGO(MaxHeapSize, align_down(h1_max, M));
+  }
+}
+
 void TeraHeapArguments::initialize() {
   assert(EnableTeraHeap, "only called with TeraHeap on");
   select_parallel_collector();
   check_incompatible_flags();
   check_sizes();
   check_thresholds();
+  check_dynamic_h1();
   // A sparse file needs no room at start.
   TeraHeapFile::check_path(TeraHeapPath, TeraHeapPreallocate ? TeraHeapSize : 0);
 }

@@ -56,6 +56,17 @@
           "Once moving without hints has started, percent of the old "      \
           "generation to bring live data down to.")                         \
                                                                             \
+  product(bool, TeraHeapDynamicH1, false,                                   \
+          "Size H1 at run time inside one DRAM budget shared with the "     \
+          "page cache that serves H2 (-XX:TeraHeapDramLimit, else the "     \
+          "memory cgroup's limit): H1 grows while GC time dominates and "   \
+          "shrinks while waiting for H2's pages does. -Xmx stays the "      \
+          "largest H1 may grow to.")                                        \
+                                                                            \
+  product(size_t, TeraHeapDramLimit, 0,                                     \
+          "DRAM for H1 and H2's page cache together; giving it turns on "   \
+          "-XX:+TeraHeapDynamicH1. 0: the memory cgroup's limit.")          \
+                                                                            \
   product(bool, TeraHeapStressMove, false, DIAGNOSTIC,                      \
           "Testing: at every full GC also move a few old objects nobody "   \
           "tagged, each with what it reaches, so that any program runs "    \

@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+"""One DRAM cap, divided between H1 and H2's page cache: static splits against -XX:+TeraHeapDynamicH1
+(issue 12; the TeraCache paper's DR1/DR2 division). Run as root: the cap is a memory cgroup.
+
+  sweep.py run [--workloads W ...] [--scale S] [--cap C] [--shares P ...] [--repeat N] [--csv F]
+      per workload, TeraHeap with -Xmx at each share of the cap (bench.py run WORKLOAD th) and
+      TeraHeap given only the cap (bench.py run WORKLOAD thd); in each repeat every
+      (workload, configuration) pair runs once, in a shuffled order. Rows are bench.py's own
+      rows with the share in front (0 for the dynamic run)
+  sweep.py table F      per workload: the median time of each static share and of the dynamic
+                        run, and the dynamic run against the best and worst static share
+  sweep.py plot F       time against H1's share of the cap, the dynamic run as a line
+                        (build/bench/dram-split.png)
+
+Every configuration runs the same Spark workload (benchmarks/spark) under the same cap, with
+H2 the same size (4 GB) on the local disk.
+"""
+
+import argparse
+import csv
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
+from benchlib import die, mb, size_bytes  # noqa: E402
+
+SPARK_BENCH = REPO / "benchmarks" / "spark" / "bench.py"
+DEFAULT_CSV = HERE / "results" / "dram-split.csv"
+
+
+def run(args):
+    cap = size_bytes(args.cap)
+    pairs = [(w, s) for w in args.workloads for s in args.shares + [0]]
+    out = Path(args.csv)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for repeat in range(1, args.repeat + 1):
+        random.shuffle(pairs)
+        for workload, share in pairs:
+            with tempfile.NamedTemporaryFile(suffix=".csv") as one:
+                cmd = [sys.executable, str(SPARK_BENCH), "run", workload, "thd" if share == 0 else "th",
+                       "--scale", args.scale, "--cap", f"{mb(cap)}m", "--h2", "4g",
+                       "--heap", f"{mb(cap) * share // 100}m" if share else "1g",
+                       "--timeout", str(args.timeout), "--csv", one.name]
+                print(f"[sweep] repeat {repeat}: {workload} "
+                      f"{'dynamic' if share == 0 else f'H1 {share}%'} of {mb(cap)} MB", flush=True)
+                subprocess.run(cmd, check=False)
+                rows = list(csv.DictReader(open(one.name)))
+            for row in rows:
+                row = {"share": share, "repeat": repeat, **row}
+                new = not out.exists() or out.stat().st_size == 0
+                with open(out, "a", newline="") as f:
+                    w = csv.DictWriter(f, fieldnames=list(row))
+                    if new:
+                        w.writeheader()
+                    w.writerow(row)
+                print(f"[sweep]   {row['status']} {row['wall_s']} s", flush=True)
+
+
+def medians(csv_file):
+    """{workload: {share: (median seconds, runs ok, runs)}}."""
+    table = {}
+    for row in csv.DictReader(open(csv_file)):
+        cell = table.setdefault(row["workload"], {}).setdefault(int(row["share"]), [[], 0])
+        cell[1] += 1
+        if row["status"] == "ok":
+            cell[0].append(float(row["wall_s"]))
+    return {w: {s: (statistics.median(v[0]) if v[0] else None, len(v[0]), v[1])
+                for s, v in shares.items()} for w, shares in table.items()}
+
+
+def table(args):
+    data = medians(args.csv)
+    shares = sorted({s for w in data.values() for s in w if s})
+    print("| workload | " + " | ".join(f"H1 {s}%" for s in shares)
+          + " | dynamic | vs best static | vs worst static |")
+    print("| --- " * (len(shares) + 4) + "|")
+    for workload, cells in sorted(data.items()):
+        def show(s):
+            t, ok, n = cells.get(s, (None, 0, 0))
+            return "-" if t is None else f"{t:.1f} s" + ("" if ok == n else f" ({n - ok} failed)")
+        static = [cells[s][0] for s in shares if s in cells and cells[s][0] is not None]
+        dyn = cells.get(0, (None,))[0]
+        best = f"{dyn / min(static):.2f}x" if dyn and static else "-"
+        worst = f"{dyn / max(static):.2f}x" if dyn and static else "-"
+        print(f"| {workload} | " + " | ".join(show(s) for s in shares) + f" | {show(0)} | {best} | {worst} |")
+
+
+def plot(args):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    data = medians(args.csv)
+    fig, axes = plt.subplots(1, len(data), figsize=(4 * len(data), 3.2), squeeze=False)
+    for ax, (workload, cells) in zip(axes[0], sorted(data.items())):
+        shares = sorted(s for s in cells if s and cells[s][0] is not None)
+        ax.plot(shares, [cells[s][0] for s in shares], "o-", label="static split")
+        if cells.get(0, (None,))[0]:
+            ax.axhline(cells[0][0], color="tab:red", linestyle="--", label="dynamic (cap only)")
+        ax.set_title(workload)
+        ax.set_xlabel("H1 (-Xmx) as % of the cap")
+        ax.set_ylabel("seconds")
+        ax.set_ylim(bottom=0)
+    axes[0][0].legend(fontsize="small")
+    fig.tight_layout()
+    out = REPO / "build" / "bench" / "dram-split.png"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=120)
+    print(out)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--workloads", nargs="+", default=["linr", "pr"])
+    r.add_argument("--scale", default="20")
+    r.add_argument("--cap", default="1280m")
+    r.add_argument("--shares", nargs="+", type=int, default=[30, 50, 70, 90])
+    r.add_argument("--repeat", type=int, default=3)
+    r.add_argument("--timeout", type=int, default=900)
+    r.add_argument("--csv", default=str(DEFAULT_CSV))
+    for name in ("table", "plot"):
+        s = sub.add_parser(name)
+        s.add_argument("csv", nargs="?", default=str(DEFAULT_CSV))
+    args = p.parse_args()
+    if args.cmd == "run":
+        if any(s <= 0 or s >= 100 for s in args.shares):
+            die("--shares are percents between 1 and 99")
+        run(args)
+    else:
+        {"table": table, "plot": plot}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/teraheap/teraHeapH1SizePolicy.hpp"
+
+// Kept free of HotSpot's headers on purpose: tests/unit compiles this file on
+// its own to replay signal sequences.
+
+const double TeraHeapH1SizePolicy::significant_share = 0.05;
+const double TeraHeapH1SizePolicy::dominance         = 1.5;
+const double TeraHeapH1SizePolicy::step_fraction     = 0.10;
+const double TeraHeapH1SizePolicy::max_steps         = 3;
+const double TeraHeapH1SizePolicy::reserve_fraction  = 0.10;
+const double TeraHeapH1SizePolicy::live_headroom     = 1.5;
+
+void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
+                                      size_t alignment, size_t other_memory) {
+  _budget = budget;
+  _h1_min = h1_min;
+  _h1_max = h1_max;
+  _alignment = alignment == 0 ? 1 : alignment;
+  // Start as large as the bounds allow: until H2 holds data nobody waits
+  // for its pages, and the first intervals pull the target down if they do.
+  _target = ceiling(other_memory);
+}
+
+size_t TeraHeapH1SizePolicy::align(size_t bytes) const {
+  return bytes - bytes % _alignment;
+}
+
+size_t TeraHeapH1SizePolicy::ceiling(size_t other_memory) const {
+  const size_t reserve = (size_t)(_budget * reserve_fraction);
+  size_t room = _budget > reserve + other_memory ? _budget - reserve - other_memory : 0;
+  room = align(room);
+  if (room > _h1_max) room = _h1_max;
+  if (room < _h1_min) room = _h1_min;  // H1 cannot go below its minimum
+  return room;
+}
+
+size_t TeraHeapH1SizePolicy::floor(size_t h1_live) const {
+  const double wanted = h1_live * live_headroom;
+  size_t bytes = wanted >= (double)_h1_max ? _h1_max : (size_t)wanted;
+  bytes = align(bytes + _alignment - 1);
+  if (bytes < _h1_min) bytes = _h1_min;
+  if (bytes > _h1_max) bytes = _h1_max;
+  return bytes;
+}
+
+// One step for a loss just past significance, up to max_steps for a loss
+// that takes most of the time: a program spending 90% of its time in GC
+// should not wait many intervals for the room it needs.
+size_t TeraHeapH1SizePolicy::step(double share) const {
+  double steps = share / (2 * significant_share);
+  steps = steps < 1 ? 1 : (steps > max_steps ? max_steps : steps);
+  return align((size_t)(_budget * step_fraction * steps));
+}
+
+TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
+  Decision d;
+  d.from = _target;
+  d.ceiling = ceiling(s.other_memory);
+  d.floor = floor(s.h1_live);
+  if (d.floor > d.ceiling) {
+    d.floor = d.ceiling;  // memory safety first: a cgroup kill loses the whole job
+  }
+  d.gc_share = s.seconds > 0 ? s.gc_seconds / s.seconds : 0;
+  d.io_share = s.seconds > 0 ? s.io_stall_seconds / s.seconds : 0;
+
+  size_t to = _target;
+  d.action = hold;
+  if (d.gc_share >= significant_share && d.gc_share >= d.io_share * dominance) {
+    d.action = grow;
+    to = _target + step(d.gc_share);
+  } else if (d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
+    d.action = shrink;
+    const size_t down = step(d.io_share);
+    to = _target > down ? _target - down : 0;
+  }
+
+  to = to > d.ceiling ? d.ceiling : to;
+  to = to < d.floor ? d.floor : to;
+  // A bound that moved past the target overrides the signals.
+  if (to > _target && d.action != grow)   d.action = raise;
+  if (to < _target && d.action != shrink) d.action = fit;
+  if (to == _target)                      d.action = hold;
+  d.to = _target = to;
+  return d;
+}
+
+const char* TeraHeapH1SizePolicy::action_name(Action action) {
+  switch (action) {
+    case grow:   return "grow";
+    case shrink: return "shrink";
+    case fit:    return "fit";
+    case raise:  return "raise";
+    default:     return "hold";
+  }
+}

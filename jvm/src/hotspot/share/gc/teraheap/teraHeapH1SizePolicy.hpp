@@ -1,0 +1,96 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPH1SIZEPOLICY_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPH1SIZEPOLICY_HPP
+
+#include <stddef.h>
+
+// Decides how much of one DRAM budget H1 may commit; the rest is left to the
+// page cache that serves H2's mapping. The TeraCache paper's two signals pull
+// the split: time lost to GC says H1 is too small, time lost waiting for I/O
+// says the page cache is. The policy moves H1's target a step towards the
+// larger loss, and holds when neither loss matters or they balance.
+//
+// Two bounds come before any signal. The ceiling keeps the JVM's anonymous
+// memory (H1 plus everything else it allocates) a reserve below the budget,
+// so that a memory cgroup reclaims page cache instead of killing the JVM; the
+// floor keeps H1 above the data the last full GC found live, so that shrinking
+// never turns into back-to-back full GCs. The ceiling wins when both cannot
+// hold.
+//
+// The class only computes: it reads no clock and no file, so that its
+// decisions can be checked on made-up signals (tests/unit).
+class TeraHeapH1SizePolicy {
+public:
+  // What one interval measured.
+  struct Signals {
+    double seconds;           // length of the interval
+    double gc_seconds;        // of which spent in GC pauses
+    double io_stall_seconds;  // of which some thread waited for I/O
+    size_t h1_live;           // H1 bytes live after the last full GC
+    size_t other_memory;      // the JVM's anonymous memory outside H1
+  };
+
+  enum Action {
+    hold,    // no signal dominates
+    grow,    // GC time dominates: a step up
+    shrink,  // I/O wait dominates: a step down
+    fit,     // the ceiling fell below the target
+    raise    // the floor rose above the target
+  };
+
+  struct Decision {
+    Action action;
+    size_t from;
+    size_t to;
+    size_t floor;
+    size_t ceiling;
+    double gc_share;   // of the interval
+    double io_share;
+  };
+
+  // A loss counts once it takes this share of the interval ...
+  static const double significant_share;
+  // ... and beats the other loss by this factor.
+  static const double dominance;
+  // A step is this fraction of the budget; a decision takes one to
+  // max_steps of them, more as the dominant loss grows.
+  static const double step_fraction;
+  static const double max_steps;
+  // The page cache's share of the budget that H1 never takes.
+  static const double reserve_fraction;
+  // H1 at least this multiple of its live data.
+  static const double live_headroom;
+
+private:
+  size_t _budget;
+  size_t _h1_min;
+  size_t _h1_max;
+  size_t _alignment;
+  size_t _target;
+
+  size_t align(size_t bytes) const;
+  size_t step(double share) const;
+
+public:
+  TeraHeapH1SizePolicy() : _budget(0), _h1_min(0), _h1_max(0), _alignment(1), _target(0) {}
+
+  // budget: DRAM for H1 and H2's page cache together. H1 stays within
+  // [h1_min, h1_max] (the -Xms and -Xmx of the generations); sizes are
+  // multiples of alignment.
+  void initialize(size_t budget, size_t h1_min, size_t h1_max,
+                  size_t alignment, size_t other_memory);
+
+  size_t budget() const { return _budget; }
+  size_t target() const { return _target; }
+  size_t ceiling(size_t other_memory) const;
+  size_t floor(size_t h1_live) const;
+
+  Decision decide(const Signals& signals);
+
+  static const char* action_name(Action action);
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPH1SIZEPOLICY_HPP

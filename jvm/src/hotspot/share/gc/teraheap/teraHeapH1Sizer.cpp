@@ -1,0 +1,232 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.hpp"
+#include "gc/parallel/psOldGen.hpp"
+#include "gc/parallel/psVirtualspace.hpp"
+#include "gc/parallel/psYoungGen.hpp"
+#include "gc/shared/genArguments.hpp"
+#include "gc/teraheap/teraHeapH1SizePolicy.hpp"
+#include "gc/teraheap/teraHeapH1Sizer.hpp"
+#include "gc/teraheap/teraheap_globals.hpp"
+#include "logging/log.hpp"
+#include "logging/logStream.hpp"
+#include "os_linux.hpp"
+#include "osContainer_linux.hpp"
+#include "runtime/os.hpp"
+#include "services/memoryManager.hpp"
+#include "utilities/align.hpp"
+
+TeraHeapH1SizePolicy TeraHeapH1Sizer::_policy;
+const char* TeraHeapH1Sizer::_budget_source = NULL;
+double   TeraHeapH1Sizer::_last_time = 0;
+double   TeraHeapH1Sizer::_last_gc_seconds = 0;
+double   TeraHeapH1Sizer::_last_io_seconds = 0;
+uint64_t TeraHeapH1Sizer::_last_major_faults = 0;
+size_t   TeraHeapH1Sizer::_h1_live = 0;
+size_t   TeraHeapH1Sizer::_other_memory = 0;
+bool     TeraHeapH1Sizer::_io_from_psi = false;
+
+// Decisions need an interval long enough to average over a few GCs.
+static const double decision_interval_seconds = 1.0;
+// Without pressure stall information a major fault on H2 is taken to cost a
+// read from a fast SSD.
+static const double estimated_fault_seconds = 100e-6;
+
+size_t TeraHeapH1Sizer::budget_from_flags_or_cgroup(const char** source) {
+  if (TeraHeapDramLimit != 0) {
+    *source = "-XX:TeraHeapDramLimit";
+    return TeraHeapDramLimit;
+  }
+  if (OSContainer::is_containerized()) {
+    const jlong limit = OSContainer::memory_limit_in_bytes();
+    if (limit > 0) {
+      *source = "the memory cgroup's limit";
+      return (size_t)limit;
+    }
+  }
+  *source = NULL;
+  return 0;
+}
+
+// Microseconds some task waited for I/O since boot, from the memory cgroup's
+// io.pressure on cgroup v2, else the whole machine's /proc/pressure/io.
+static bool read_io_stall_seconds(double* seconds) {
+  static char path[256] = "";
+  if (path[0] == '\0') {
+    strcpy(path, "/proc/pressure/io");
+    FILE* f = fopen("/proc/self/cgroup", "r");
+    if (f != NULL) {
+      char line[512];
+      while (fgets(line, sizeof(line), f) != NULL) {
+        if (strncmp(line, "0::", 3) == 0) {
+          line[strcspn(line, "\n")] = '\0';
+          char candidate[sizeof(path)];
+          jio_snprintf(candidate, sizeof(candidate), "/sys/fs/cgroup%s/io.pressure", line + 3);
+          if (os::file_exists(candidate)) {
+            strcpy(path, candidate);
+          }
+        }
+      }
+      fclose(f);
+    }
+  }
+  FILE* f = fopen(path, "r");
+  if (f == NULL) {
+    return false;
+  }
+  unsigned long long total = 0;
+  const bool found = fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%llu", &total) == 1;
+  fclose(f);
+  *seconds = total / 1e6;
+  return found;
+}
+
+// Field 12 of /proc/self/stat: major faults, which on a JVM without swap are
+// almost all H2's pages read back from storage.
+static uint64_t read_major_faults() {
+  FILE* f = fopen("/proc/self/stat", "r");
+  if (f == NULL) {
+    return 0;
+  }
+  char buf[1024];
+  const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  // The command name may hold spaces; fields are counted after its ')'.
+  const char* p = strrchr(buf, ')');
+  unsigned long long faults = 0;
+  if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %llu", &faults) != 1) {
+    return 0;
+  }
+  return faults;
+}
+
+// The collectors' accumulated pause times, as GarbageCollectorMXBean reports
+// them; the GC running now is added at its end.
+static double gc_seconds() {
+  ParallelScavengeHeap* heap = ParallelScavengeHeap::heap();
+  return (heap->young_gc_manager()->gc_time_ms() + heap->old_gc_manager()->gc_time_ms()) / 1000.0;
+}
+
+// What the generations have committed, survivor spaces and slack included.
+static size_t h1_committed() {
+  return ParallelScavengeHeap::young_gen()->virtual_space()->committed_size() +
+         ParallelScavengeHeap::old_gen()->virtual_space()->committed_size();
+}
+
+// The JVM's anonymous resident memory outside H1: metaspace, code, threads,
+// GC and TeraHeap tables. H1's committed size stands for its resident part,
+// which overstates what is left for the rest when H1 is not all touched;
+// the high-water mark of the rest keeps that from hiding growth.
+static size_t other_memory_now() {
+  os::Linux::meminfo_t info;
+  if (!os::Linux::query_process_memory_info(&info) || info.rssanon < 0) {
+    return 0;
+  }
+  const size_t anon = (size_t)info.rssanon * K;
+  const size_t h1 = h1_committed();
+  return anon > h1 ? anon - h1 : 0;
+}
+
+void TeraHeapH1Sizer::initialize() {
+  const size_t budget = budget_from_flags_or_cgroup(&_budget_source);
+  assert(budget > 0, "checked by TeraHeapArguments");
+  double io;
+  _io_from_psi = read_io_stall_seconds(&io);
+  _last_io_seconds = _io_from_psi ? io : 0;
+  _last_major_faults = read_major_faults();
+  _last_time = os::elapsedTime();
+  os::Linux::meminfo_t info;
+  const size_t anon = os::Linux::query_process_memory_info(&info) && info.rssanon > 0
+                      ? (size_t)info.rssanon * K : 0;
+  _other_memory = anon;
+  _policy.initialize(budget, MinHeapSize, MaxHeapSize, GenAlignment, _other_memory);
+  log_info(gc, teraheap, resize)("H1 sized at run time: DRAM budget " SIZE_FORMAT "M (%s) for H1 and H2's "
+                                 "page cache; H1 within [" SIZE_FORMAT "M, " SIZE_FORMAT "M], starting at "
+                                 SIZE_FORMAT "M; I/O wait from %s",
+                                 budget / M, _budget_source, MinHeapSize / M, MaxHeapSize / M,
+                                 _policy.target() / M,
+                                 _io_from_psi ? "pressure stall information" : "major faults (no PSI)");
+}
+
+void TeraHeapH1Sizer::decide_if_due() {
+  const double now = os::elapsedTime();
+  if (now - _last_time < decision_interval_seconds) {
+    return;
+  }
+  const double gc = gc_seconds();
+  const uint64_t faults = read_major_faults();
+  double io = 0;
+  if (_io_from_psi && read_io_stall_seconds(&io)) {
+    io -= _last_io_seconds;
+    _last_io_seconds += io;
+  } else {
+    io = (faults - _last_major_faults) * estimated_fault_seconds;
+  }
+  _other_memory = MAX2(_other_memory, other_memory_now());
+
+  TeraHeapH1SizePolicy::Signals s;
+  s.seconds = now - _last_time;
+  s.gc_seconds = gc - _last_gc_seconds;
+  s.io_stall_seconds = io;
+  s.h1_live = _h1_live;
+  s.other_memory = _other_memory;
+  const TeraHeapH1SizePolicy::Decision d = _policy.decide(s);
+
+  // Changes at info, holds at debug: a long job holds thousands of times.
+  LogTarget(Info, gc, teraheap, resize) changes;
+  LogTarget(Debug, gc, teraheap, resize) holds;
+  const bool hold = d.action == TeraHeapH1SizePolicy::hold;
+  if (hold ? holds.is_enabled() : changes.is_enabled()) {
+    LogStream ls(hold ? LogTargetHandle(holds) : LogTargetHandle(changes));
+    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%%, I/O wait %.1f%%, " UINT64_FORMAT
+                " major faults in %.1fs; committed " SIZE_FORMAT "M, live " SIZE_FORMAT "M, other memory "
+                SIZE_FORMAT "M; floor " SIZE_FORMAT "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
+                TeraHeapH1SizePolicy::action_name(d.action), d.from / M, d.to / M,
+                d.gc_share * 100, d.io_share * 100, faults - _last_major_faults, s.seconds,
+                h1_committed() / M, _h1_live / M, _other_memory / M, d.floor / M, d.ceiling / M,
+                _policy.budget() / M);
+  }
+  _last_time = now;
+  _last_gc_seconds = gc;
+  _last_major_faults = faults;
+}
+
+// The young generation's share of the target: its share of the heap's maximum.
+size_t TeraHeapH1Sizer::young_limit() {
+  PSYoungGen* young = ParallelScavengeHeap::young_gen();
+  PSOldGen* old = ParallelScavengeHeap::old_gen();
+  const double share = (double)young->max_gen_size() / (young->max_gen_size() + old->max_gen_size());
+  const size_t limit = align_down((size_t)(_policy.target() * share), GenAlignment);
+  return MAX2(limit, young->min_gen_size());
+}
+
+size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_used) {
+  _h1_live = old_used;  // right after compaction: what the full GC found live
+  decide_if_due();
+  const size_t young = MIN2(ParallelScavengeHeap::young_gen()->capacity_in_bytes(), young_limit());
+  const size_t target = _policy.target();
+  const size_t old_room = target > young ? target - young : 0;
+  const size_t free_room = old_room > old_used ? old_room - old_used : 0;
+  return MIN2(desired_free, free_room);
+}
+
+size_t TeraHeapH1Sizer::limit_generations(size_t desired_eden, size_t survivor) {
+  decide_if_due();
+  // The old generation only shrinks at full GCs on its own; between them (a
+  // phase that scans H2 may run no full GC for minutes) hand back what it has
+  // committed above its share of the target, down to what it uses.
+  PSOldGen* old = ParallelScavengeHeap::old_gen();
+  const size_t young = young_limit();
+  const size_t target = _policy.target();
+  const size_t old_room = align_up(MAX2(target > young ? target - young : 0, old->used_in_bytes()),
+                                   GenAlignment);
+  if (old->capacity_in_bytes() > old_room) {
+    old->resize(old_room - old->used_in_bytes());
+  }
+  const size_t eden_room = young > 2 * survivor ? young - 2 * survivor : GenAlignment;
+  return MIN2(desired_eden, MAX2(eden_room, GenAlignment));
+}

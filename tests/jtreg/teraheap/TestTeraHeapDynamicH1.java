@@ -1,0 +1,258 @@
+/*
+ * @test
+ * @summary -XX:+TeraHeapDynamicH1 divides one DRAM budget between H1 and H2's page cache at run
+ *          time: bad settings are refused at start with one line that names the fix; under a
+ *          memory cgroup, a program that alternates a phase scanning data in H2 with a phase
+ *          that keeps much data live in H1 makes H1 shrink (I/O wait dominates) and grow again
+ *          (GC time dominates), with its data intact, no cgroup OOM kill and no crash, also under
+ *          heap verification before and after every GC.
+ * @library /lib /test/lib
+ * @run main/othervm/timeout=900 TestTeraHeapDynamicH1
+ */
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import org.teraheap.TeraHeap;
+
+public class TestTeraHeapDynamicH1 {
+    static final long LIMIT = 512L << 20;
+
+    public static void main(String[] args) throws Exception {
+        startupChecks();
+        TeraHeapProcess.CgroupRun run = phases(false);
+        if (run == null) {
+            System.out.println("SKIPPED the cgroup runs: they need root and cgroup v1's memory controller");
+            System.out.println("PASSED");
+            return;
+        }
+        phases(true);
+        System.out.println("PASSED");
+    }
+
+    static void startupChecks() throws Exception {
+        TeraHeapProcess.assertStartupError(TeraHeapProcess.run("-XX:+EnableTeraHeap",
+                "-XX:TeraHeapDramLimit=32m", "-version"), "DRAM budget", "too small", "at least 64M");
+        TeraHeapProcess.assertStartupError(TeraHeapProcess.run("-XX:+EnableTeraHeap",
+                "-XX:TeraHeapDramLimit=1g", "-Xms512m", "-Xmx512m", "-version"),
+                "between -Xms and -Xmx", "remove -Xms");
+        TeraHeapProcess.assertStartupError(TeraHeapProcess.run("-XX:+EnableTeraHeap",
+                "-XX:TeraHeapDramLimit=1g", "-XX:-UseAdaptiveSizePolicy", "-version"),
+                "remove -XX:-UseAdaptiveSizePolicy");
+
+        // The budget alone turns the policy on and, with -Xmx left out, sets -Xmx below it.
+        OutputAnalyzer out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:TeraHeapDramLimit=1g",
+                "-Xlog:gc+teraheap+resize", "-XX:+PrintFlagsFinal", "-version");
+        out.shouldHaveExitValue(0);
+        out.shouldMatch("H1 sized at run time: DRAM budget 1024M \\(-XX:TeraHeapDramLimit\\)");
+        out.shouldMatch("bool TeraHeapDynamicH1 += true +\\{product\\} \\{ergonomic\\}");
+        long maxHeap = flagValue(out, "MaxHeapSize");
+        TeraHeapProcess.check(maxHeap <= (1L << 30) * 9 / 10 + (4L << 20) && maxHeap >= (1L << 30) * 8 / 10,
+                "-Xmx from a 1G budget: " + maxHeap);
+
+        // Off by default: nothing logged.
+        out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xlog:gc+teraheap+resize", "-version");
+        out.shouldHaveExitValue(0);
+        out.shouldNotContain("H1 sized at run time");
+
+        // Without a budget: the cgroup's limit if this machine has one, else a clear refusal.
+        out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
+                "-Xlog:gc+teraheap+resize", "-version");
+        if (out.getExitValue() == 0) {
+            out.shouldContain("(the memory cgroup's limit)");
+        } else {
+            TeraHeapProcess.assertStartupError(out, "needs a DRAM budget",
+                    "-XX:TeraHeapDramLimit=<size>");
+        }
+    }
+
+    static long flagValue(OutputAnalyzer out, String name) {
+        Matcher m = Pattern.compile("size_t " + name + " += (\\d+)").matcher(out.getStdout());
+        TeraHeapProcess.check(m.find(), name + " not printed");
+        return Long.parseLong(m.group(1));
+    }
+
+    /**
+     * Runs Phases under a 512 MB memory cgroup with nothing but -XX:+TeraHeapDynamicH1 to size
+     * H1. Returns null when no cgroup can be made.
+     */
+    static TeraHeapProcess.CgroupRun phases(boolean verify) throws Exception {
+        List<String> flags = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
+                "-XX:TeraHeapSize=1g", "-XX:TeraHeapPath=.", "-Xlog:gc+teraheap+resize=debug:stdout:uptime"));
+        if (verify) {
+            flags.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"));
+        }
+        flags.add(Phases.class.getName());
+        flags.add(verify ? "3" : "12");   // seconds per phase
+        TeraHeapProcess.CgroupRun run = TeraHeapProcess.runInMemoryCgroup(LIMIT, flags.toArray(new String[0]));
+        if (run == null) {
+            return null;
+        }
+        OutputAnalyzer out = run.out;
+        out.shouldHaveExitValue(0);
+        out.shouldContain("PHASES DONE");
+        TeraHeapProcess.check(run.oomKills == 0, "the cgroup OOM-killed " + run.oomKills + " processes");
+        out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
+        if (verify) {
+            return run;   // heap verification slows GC so much that GC time dominates throughout
+        }
+
+        // Decisions by phase: the log's uptime tags against the phases' start times.
+        List<double[]> phaseStarts = new ArrayList<>();   // {start second, 0 scan / 1 live}
+        Matcher pm = Pattern.compile("PHASE (scan|live) (\\d+) start at ([0-9.]+)s").matcher(out.getStdout());
+        while (pm.find()) {
+            phaseStarts.add(new double[] {Double.parseDouble(pm.group(3)), pm.group(1).equals("scan") ? 0 : 1});
+        }
+        TeraHeapProcess.check(phaseStarts.size() == 4, "four phases expected, saw " + phaseStarts.size());
+        int[] shrinks = new int[4], grows = new int[4];
+        Matcher dm = Pattern.compile("\\[([0-9.]+)s\\].*H1 (grow|shrink|raise|fit|hold) (\\d+)M -> (\\d+)M")
+                .matcher(out.getStdout());
+        while (dm.find()) {
+            double at = Double.parseDouble(dm.group(1));
+            int phase = -1;
+            for (int i = 0; i < phaseStarts.size(); i++) {
+                if (at >= phaseStarts.get(i)[0]) phase = i;
+            }
+            if (phase < 0) continue;
+            if (dm.group(2).equals("shrink")) shrinks[phase]++;
+            if (dm.group(2).equals("grow")) grows[phase]++;
+        }
+        System.out.println("shrinks by phase " + java.util.Arrays.toString(shrinks)
+                + ", grows by phase " + java.util.Arrays.toString(grows));
+        TeraHeapProcess.check(shrinks[0] > 0, "no shrink while scanning H2 (phase 1)");
+        TeraHeapProcess.check(grows[1] > 0, "no grow while much data was live in H1 (phase 2)");
+        TeraHeapProcess.check(shrinks[2] > 0, "no shrink while scanning H2 again (phase 3)");
+
+        // What the collector committed followed: smaller after scanning than after the live phase.
+        long[] committed = new long[4];
+        Matcher cm = Pattern.compile("PHASE (scan|live) (\\d+) end: H1 committed (\\d+)M").matcher(out.getStdout());
+        int n = 0;
+        while (cm.find() && n < 4) {
+            committed[n++] = Long.parseLong(cm.group(3));
+        }
+        TeraHeapProcess.check(n == 4, "four phase ends expected");
+        System.out.println("H1 committed at phase ends (MB): " + java.util.Arrays.toString(committed));
+        TeraHeapProcess.check(committed[0] < committed[1], "H1 did not grow from scan 1 to live 1");
+        TeraHeapProcess.check(committed[2] < committed[1], "H1 did not shrink from live 1 to scan 2");
+        return run;
+    }
+
+    /**
+     * Child: puts 384 MB in H2, then alternates two phases of the given seconds each:
+     * scan (reads every page of H2's data, checking a value per page, with short-lived garbage
+     * as an iterator makes) and live (keeps 1.5 million small arrays live in H1, replacing them one by
+     * one, so that full GCs come often unless H1 grows). Exits 2 on a wrong value.
+     */
+    public static class Phases {
+        static final int ARRAYS = 384, LONGS = 128 << 10;   // 1 MB each
+        static long[][] data = new long[ARRAYS][];
+        static long[][][] groups = new long[6][][];
+        static long sink;
+
+        public static void main(String[] args) throws Exception {
+            double seconds = Double.parseDouble(args[0]);
+            for (int g = 0; g < groups.length; g++) {
+                long[][] group = new long[ARRAYS / groups.length][];
+                groups[g] = group;
+                for (int i = 0; i < group.length; i++) {
+                    int index = g * group.length + i;
+                    long[] a = new long[LONGS];
+                    for (int k = 0; k < LONGS; k++) {
+                        a[k] = index * 1_000_003L + k;
+                    }
+                    group[i] = a;
+                    data[index] = a;
+                }
+                TeraHeap.tagRoot(group, g + 1);
+                TeraHeap.move(g + 1);
+                System.gc();
+            }
+            for (long[] a : data) {
+                TeraHeapProcess.check(TeraHeap.isInH2(a), "data not in H2");
+            }
+            long start = System.nanoTime();
+            for (int p = 1; p <= 2; p++) {
+                phase("scan", p, seconds, Phases::scan);
+                phase("live", p, seconds, Phases::live);
+            }
+            System.out.println("PHASES DONE " + sink);
+        }
+
+        interface Body { void run(long until); }
+
+        static void phase(String name, int n, double seconds, Body body) {
+            double at = ManagementFactory.getRuntimeMXBean().getUptime() / 1000.0;
+            System.out.printf("PHASE %s %d start at %.3fs%n", name, n, at);
+            body.run(System.nanoTime() + (long) (seconds * 1e9));
+            System.out.printf("PHASE %s %d end: H1 committed %dM (%s)%n", name, n, h1Committed() >> 20, rss());
+        }
+
+        static String rss() {
+            try {
+                StringBuilder sb = new StringBuilder();
+                for (String line : java.nio.file.Files.readAllLines(java.nio.file.Paths.get("/proc/self/status"))) {
+                    if (line.startsWith("Rss")) sb.append(line.replaceAll("\\s+", " ")).append("; ");
+                }
+                return sb.toString();
+            } catch (java.io.IOException e) {
+                return "?";
+            }
+        }
+
+        static long h1Committed() {
+            long sum = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getName().startsWith("PS ")) {
+                    sum += pool.getUsage().getCommitted();
+                }
+            }
+            return sum;
+        }
+
+        static void scan(long until) {
+            while (System.nanoTime() < until) {
+                for (int index = 0; index < ARRAYS; index++) {
+                    long[] a = data[index];
+                    for (int k = 0; k < LONGS; k += 512) {
+                        if (a[k] != index * 1_000_003L + k) {
+                            System.out.println("WRONG value at array " + index + " element " + k + ": " + a[k]);
+                            System.exit(2);
+                        }
+                        long[] garbage = new long[1024];
+                        garbage[k & 1023] = a[k];
+                        sink += garbage[(k + 1) & 1023];
+                    }
+                }
+            }
+        }
+
+        static void live(long until) {
+            // 1.5 million small arrays (about 130 MB), each replaced at random: what survives a
+            // minor GC is promoted, the old generation fills at the allocation rate, and every
+            // full GC marks them all. GC time dominates unless H1 has room.
+            final int count = 1_500_000;
+            long[][] ring = new long[count][];
+            long made = 0;
+            java.util.Random random = new java.util.Random(42);
+            while (System.nanoTime() < until) {
+                for (int j = 0; j < 1000; j++) {
+                    int i = random.nextInt(count);
+                    long[] old = ring[i];
+                    if (old != null && old[0] != old[old.length - 1]) {
+                        System.out.println("WRONG live array " + i);
+                        System.exit(2);
+                    }
+                    long[] a = new long[8];
+                    a[0] = a[a.length - 1] = ++made;
+                    ring[i] = a;
+                }
+            }
+            sink += made;
+        }
+    }
+}

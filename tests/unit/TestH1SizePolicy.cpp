@@ -1,0 +1,180 @@
+// Replays made-up signal sequences through TeraHeap's H1 size policy
+// (jvm/src/hotspot/share/gc/teraheap/teraHeapH1SizePolicy.cpp) and checks
+// its decisions. Built and run by tests/unit/run.sh.
+#include "gc/teraheap/teraHeapH1SizePolicy.hpp"
+
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+typedef TeraHeapH1SizePolicy Policy;
+static const size_t M = 1024 * 1024;
+
+static int passed = 0, failed = 0;
+static std::string current;
+static bool current_ok;
+
+static void check(bool ok, const std::string& what) {
+  if (!ok) {
+    std::printf("  FAILED: %s: %s\n", current.c_str(), what.c_str());
+    current_ok = false;
+  }
+}
+
+static void test(const char* name, const std::function<void()>& body) {
+  current = name;
+  current_ok = true;
+  body();
+  if (current_ok) { passed++; std::printf("PASS %s\n", name); }
+  else            { failed++; std::printf("FAIL %s\n", name); }
+}
+
+static Policy::Signals window(double gc_share, double io_share, size_t live, size_t other) {
+  Policy::Signals s;
+  s.seconds = 2.0;
+  s.gc_seconds = gc_share * 2.0;
+  s.io_stall_seconds = io_share * 2.0;
+  s.h1_live = live;
+  s.other_memory = other;
+  return s;
+}
+
+static std::string mb(size_t bytes) { return std::to_string(bytes / M) + "M"; }
+
+// A 4 GB budget, H1 between 64M and 3.6G, 2M alignment, 300M outside H1.
+static const size_t budget = 4096 * M, h1_min = 64 * M, h1_max = 3686 * M, align = 2 * M;
+static const size_t other = 300 * M;
+
+int main() {
+  const size_t reserve = (size_t)(budget * Policy::reserve_fraction);
+  const size_t step = (size_t)(budget * Policy::step_fraction) / align * align;
+  const size_t big_step = (size_t)(budget * Policy::step_fraction * Policy::max_steps) / align * align;
+
+  test("starts at the ceiling: the budget less the reserve and the JVM's other memory", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t expected = (budget - reserve - other) / align * align;
+    check(p.target() == expected, "target " + mb(p.target()) + ", expected " + mb(expected));
+    check(p.target() + other + reserve <= budget, "anonymous memory past budget less reserve");
+  });
+
+  test("I/O wait that dominates shrinks H1 step by step down to 1.5x the live data", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t live = 600 * M;
+    size_t last = p.target();
+    for (int i = 0; i < 40; i++) {
+      Policy::Decision d = p.decide(window(0.01, 0.30, live, other));
+      check(d.to <= last, "grew under I/O pressure at step " + std::to_string(i));
+      check(last - d.to <= big_step, "shrank by more than the largest step");
+      check(d.to >= 900 * M, "went below the floor: " + mb(d.to));
+      if (d.to < last) check(d.action == Policy::shrink, "a shrink not called shrink");
+      last = d.to;
+    }
+    check(last == 900 * M, "ended at " + mb(last) + ", expected the floor 900M");
+    Policy::Decision d = p.decide(window(0.01, 0.30, live, other));
+    check(d.action == Policy::hold && d.to == 900 * M, "at the floor a shrink must hold");
+  });
+
+  test("GC time that dominates grows H1 step by step up to the ceiling", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 40; i++) p.decide(window(0.0, 0.5, 0, other));   // down to the minimum
+    check(p.target() == h1_min, "did not reach -Xms: " + mb(p.target()));
+    size_t last = p.target();
+    for (int i = 0; i < 40; i++) {
+      Policy::Decision d = p.decide(window(0.25, 0.02, 100 * M, other));
+      check(d.to >= last, "shrank under GC pressure");
+      check(d.to - last <= big_step, "grew by more than the largest step");
+      check(d.to <= d.ceiling, "above the ceiling");
+      last = d.to;
+    }
+    check(last == p.ceiling(other), "ended at " + mb(last) + ", expected the ceiling " + mb(p.ceiling(other)));
+  });
+
+  test("small or balanced losses hold", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 3; i++) p.decide(window(0.0, 0.5, 100 * M, other));
+    const size_t t = p.target();
+    const double cases[][2] = { {0.02, 0.01}, {0.0, 0.04}, {0.10, 0.09}, {0.30, 0.25}, {0.0, 0.0} };
+    for (auto& c : cases) {
+      Policy::Decision d = p.decide(window(c[0], c[1], 100 * M, other));
+      check(d.action == Policy::hold && d.to == t,
+            "GC " + std::to_string(c[0]) + " I/O " + std::to_string(c[1]) + " moved to " + mb(d.to));
+    }
+  });
+
+  test("a step grows with the loss: one step just past significance, three at most", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 40; i++) p.decide(window(0.0, 0.5, 0, other));
+    Policy::Decision d = p.decide(window(0.06, 0.0, 0, other));
+    check(d.action == Policy::grow && d.to - d.from == step,
+          "6% GC: grew by " + mb(d.to - d.from) + ", expected " + mb(step));
+    d = p.decide(window(0.15, 0.0, 0, other));
+    const size_t one_and_half = (size_t)(budget * Policy::step_fraction * 1.5) / align * align;
+    check(d.to - d.from == one_and_half, "15% GC: grew by " + mb(d.to - d.from));
+    d = p.decide(window(0.90, 0.0, 0, other));
+    check(d.to - d.from == big_step, "90% GC: grew by " + mb(d.to - d.from) + ", expected " + mb(big_step));
+  });
+
+  test("growing memory outside H1 lowers the target even while GC dominates", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t more = 1500 * M;
+    Policy::Decision d = p.decide(window(0.40, 0.0, 100 * M, more));
+    check(d.to <= budget - reserve - more, "H1 target " + mb(d.to) + " leaves no reserve");
+    check(d.to == d.ceiling, "not pulled to the new ceiling");
+    check(d.to < d.from && d.action == Policy::fit,
+          std::string("not lowered as a fit: ") + Policy::action_name(d.action));
+    d = p.decide(window(0.0, 0.0, 100 * M, more));
+    check(d.action == Policy::hold, "a quiet interval at the ceiling should hold");
+  });
+
+  test("the ceiling wins over the floor: live data never pushes the JVM past the budget", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    Policy::Decision d = p.decide(window(0.5, 0.0, 3000 * M, other));  // 1.5x = 4500M > ceiling
+    check(d.to == d.ceiling, "target " + mb(d.to) + " not at the ceiling " + mb(d.ceiling));
+    check(d.to + other + reserve <= budget, "past the budget");
+  });
+
+  test("live data that grows raises the target to the floor under I/O pressure", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 40; i++) p.decide(window(0.0, 0.5, 200 * M, other));
+    check(p.target() == 300 * M, "floor for 200M live is 300M, got " + mb(p.target()));
+    Policy::Decision d = p.decide(window(0.0, 0.5, 1000 * M, other));
+    check(d.to == 1500 * M, "target " + mb(d.to) + ", expected 1500M");
+    check(d.action == Policy::raise, std::string("action ") + Policy::action_name(d.action));
+  });
+
+  test("phases: an allocation phase grows H1, a scanning phase shrinks it, and back", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    std::vector<size_t> seen;
+    for (int i = 0; i < 12; i++) seen.push_back(p.decide(window(0.01, 0.20, 400 * M, other)).to);
+    const size_t low = seen.back();
+    for (int i = 0; i < 12; i++) seen.push_back(p.decide(window(0.30, 0.02, 400 * M, other)).to);
+    const size_t high = seen.back();
+    for (int i = 0; i < 12; i++) seen.push_back(p.decide(window(0.01, 0.20, 400 * M, other)).to);
+    check(low == 600 * M, "scan phase ended at " + mb(low));
+    check(high == p.ceiling(other), "allocation phase ended at " + mb(high));
+    check(seen.back() == 600 * M, "second scan phase ended at " + mb(seen.back()));
+    for (size_t t : seen) check(t % align == 0, "unaligned target " + std::to_string(t));
+  });
+
+  test("an empty interval holds", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    Policy::Signals s = window(0.5, 0.0, 0, other);
+    s.seconds = 0;
+    s.gc_seconds = 0;
+    check(p.decide(s).action == Policy::hold, "decided on nothing");
+  });
+
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed == 0 ? 0 : 1;
+}
