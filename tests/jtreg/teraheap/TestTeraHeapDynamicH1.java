@@ -128,17 +128,25 @@ public class TestTeraHeapDynamicH1 {
         TeraHeapProcess.check(grows[1] > 0, "no grow while much data was live in H1 (phase 2)");
         TeraHeapProcess.check(shrinks[2] > 0, "no shrink while scanning H2 again (phase 3)");
 
-        // What the collector committed followed: smaller after scanning than after the live phase.
-        long[] committed = new long[4];
-        Matcher cm = Pattern.compile("PHASE (scan|live) (\\d+) end: H1 committed (\\d+)M").matcher(out.getStdout());
+        // The pages followed: the JVM's anonymous memory (H1 and the rest) is smaller after each
+        // scan phase than after the live phase before or after it, and H1's committed size too.
+        long[] anon = new long[4], committed = new long[4];
+        Matcher cm = Pattern.compile("PHASE (scan|live) (\\d+) end: H1 committed (\\d+)M \\(RssAnon: (\\d+) kB")
+                .matcher(out.getStdout());
         int n = 0;
         while (cm.find() && n < 4) {
-            committed[n++] = Long.parseLong(cm.group(3));
+            committed[n] = Long.parseLong(cm.group(3));
+            anon[n++] = Long.parseLong(cm.group(4)) >> 10;
         }
         TeraHeapProcess.check(n == 4, "four phase ends expected");
-        System.out.println("H1 committed at phase ends (MB): " + java.util.Arrays.toString(committed));
-        TeraHeapProcess.check(committed[0] < committed[1], "H1 did not grow from scan 1 to live 1");
-        TeraHeapProcess.check(committed[2] < committed[1], "H1 did not shrink from live 1 to scan 2");
+        System.out.println("at phase ends (MB): H1 committed " + java.util.Arrays.toString(committed)
+                + ", anonymous memory " + java.util.Arrays.toString(anon));
+        TeraHeapProcess.check(committed[0] < committed[1] && anon[0] + 64 < anon[1],
+                "H1 did not grow from scan 1 to live 1");
+        TeraHeapProcess.check(committed[2] < committed[1] && anon[2] + 64 < anon[1],
+                "H1 did not shrink from live 1 to scan 2");
+        TeraHeapProcess.check(committed[2] < committed[3] && anon[2] + 64 < anon[3],
+                "H1 did not grow from scan 2 to live 2");
         return run;
     }
 
