@@ -32,6 +32,12 @@ public class TestTeraHeapDynamicH1 {
             return;
         }
         phases(true);
+
+        // A budget above the cgroup's limit would let H1 grow into the OOM killer: the limit wins.
+        TeraHeapProcess.CgroupRun small = TeraHeapProcess.runInMemoryCgroup(LIMIT, "-XX:+EnableTeraHeap",
+                "-XX:TeraHeapDramLimit=2g", "-Xlog:gc+teraheap+resize", "-version");
+        small.out.shouldHaveExitValue(0);
+        small.out.shouldContain("DRAM budget 512M (the memory cgroup's limit, below -XX:TeraHeapDramLimit)");
         System.out.println("PASSED");
     }
 

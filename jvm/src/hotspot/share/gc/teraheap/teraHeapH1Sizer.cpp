@@ -36,16 +36,22 @@ static const double decision_interval_seconds = 1.0;
 static const double estimated_fault_seconds = 100e-6;
 
 size_t TeraHeapH1Sizer::budget_from_flags_or_cgroup(const char** source) {
+  jlong cgroup_limit = -1;
+  if (OSContainer::is_containerized()) {
+    cgroup_limit = OSContainer::memory_limit_in_bytes();
+  }
   if (TeraHeapDramLimit != 0) {
+    // A budget above the cgroup's limit would let H1 grow into the kernel's OOM killer.
+    if (cgroup_limit > 0 && TeraHeapDramLimit > (julong)cgroup_limit) {
+      *source = "the memory cgroup's limit, below -XX:TeraHeapDramLimit";
+      return (size_t)cgroup_limit;
+    }
     *source = "-XX:TeraHeapDramLimit";
     return TeraHeapDramLimit;
   }
-  if (OSContainer::is_containerized()) {
-    const jlong limit = OSContainer::memory_limit_in_bytes();
-    if (limit > 0) {
-      *source = "the memory cgroup's limit";
-      return (size_t)limit;
-    }
+  if (cgroup_limit > 0) {
+    *source = "the memory cgroup's limit";
+    return (size_t)cgroup_limit;
   }
   *source = NULL;
   return 0;
@@ -118,9 +124,9 @@ static size_t h1_committed() {
 }
 
 // The JVM's anonymous resident memory outside H1: metaspace, code, threads,
-// GC and TeraHeap tables. H1's committed size stands for its resident part,
-// which overstates what is left for the rest when H1 is not all touched;
-// the high-water mark of the rest keeps that from hiding growth.
+// GC and TeraHeap tables, direct buffers. H1's committed size stands for its
+// resident part; where H1 is not all touched yet that understates the rest,
+// and the high-water mark the caller keeps makes up for it once it is.
 static size_t other_memory_now() {
   os::Linux::meminfo_t info;
   if (!os::Linux::query_process_memory_info(&info) || info.rssanon < 0) {
@@ -207,7 +213,7 @@ size_t TeraHeapH1Sizer::young_limit() {
 size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_used) {
   _h1_live = old_used;  // right after compaction: what the full GC found live
   decide_if_due();
-  const size_t young = MIN2(ParallelScavengeHeap::young_gen()->capacity_in_bytes(), young_limit());
+  const size_t young = MIN2(ParallelScavengeHeap::young_gen()->virtual_space()->committed_size(), young_limit());
   const size_t target = _policy.target();
   const size_t old_room = target > young ? target - young : 0;
   const size_t free_room = old_room > old_used ? old_room - old_used : 0;
