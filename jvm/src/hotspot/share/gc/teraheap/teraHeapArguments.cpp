@@ -111,7 +111,7 @@ static void check_thresholds() {
 // the budget less the page cache's reserve.
 static void check_dynamic_h1() {
   if (!FLAG_IS_DEFAULT(TeraHeapDramLimit) && FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
-    FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0 || TeraHeapDynamicH1);
+    FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0);
   }
   if (!TeraHeapDynamicH1) {
     return;

@@ -127,12 +127,13 @@ static size_t h1_committed() {
 // GC and TeraHeap tables, direct buffers. H1's committed size stands for its
 // resident part; where H1 is not all touched yet that understates the rest,
 // and the high-water mark the caller keeps makes up for it once it is.
-static size_t other_memory_now() {
+static size_t anon_resident() {
   os::Linux::meminfo_t info;
-  if (!os::Linux::query_process_memory_info(&info) || info.rssanon < 0) {
-    return 0;
-  }
-  const size_t anon = (size_t)info.rssanon * K;
+  return os::Linux::query_process_memory_info(&info) && info.rssanon > 0 ? (size_t)info.rssanon * K : 0;
+}
+
+static size_t other_memory_now() {
+  const size_t anon = anon_resident();
   const size_t h1 = h1_committed();
   return anon > h1 ? anon - h1 : 0;
 }
@@ -145,10 +146,8 @@ void TeraHeapH1Sizer::initialize() {
   _last_io_seconds = _io_from_psi ? io : 0;
   _last_major_faults = read_major_faults();
   _last_time = os::elapsedTime();
-  os::Linux::meminfo_t info;
-  const size_t anon = os::Linux::query_process_memory_info(&info) && info.rssanon > 0
-                      ? (size_t)info.rssanon * K : 0;
-  _other_memory = anon;
+  // The generations do not exist yet: all anonymous memory is the rest's.
+  _other_memory = anon_resident();
   _policy.initialize(budget, MinHeapSize, MaxHeapSize, GenAlignment, _other_memory);
   log_info(gc, teraheap, resize)("H1 sized at run time: DRAM budget " SIZE_FORMAT "M (%s) for H1 and H2's "
                                  "page cache; H1 within [" SIZE_FORMAT "M, " SIZE_FORMAT "M], starting at "
