@@ -45,13 +45,20 @@ public final class GiraphPlacement {
     private volatile boolean warnedStore;
     private volatile boolean warnedFailure;
 
-    private GiraphPlacement(boolean verbose, boolean verify) {
+    private final InputSweep inputSweep;
+
+    private GiraphPlacement(boolean verbose, boolean verify, int inputSweepPercent) {
         this.verbose = verbose || verify;
         this.samples = verify ? new Samples() : null;
+        this.inputSweep = InputSweep.install(this, inputSweepPercent);
     }
 
-    static void install(boolean verbose, boolean verify) {
-        instance = new GiraphPlacement(verbose, verify);
+    /**
+     * Installs the placement. {@code inputSweepPercent}: the old generation's fill after a full
+     * collection, while a graph loads, from which the edges being loaded are tagged (0: never).
+     */
+    static void install(boolean verbose, boolean verify, int inputSweepPercent) {
+        instance = new GiraphPlacement(verbose, verify, inputSweepPercent);
     }
 
     /** The placement, or null before the agent installs it (TeraHeap off). Called by the advice. */
@@ -76,11 +83,14 @@ public final class GiraphPlacement {
             if (outOfCore) {
                 log("Giraph's out-of-core mode is on: it manages the graph and messages itself, and"
                     + " they stay in H1");
-            } else if (verbose) {
-                log("worker %d started: edges go to H2 as they load (label %#x)", g, label(g, -1));
+            } else {
+                inputSweep.loading(Payloads.fieldValue(serverData, "edgeStore"), label(g, -1));
+                verboseLog("worker %d started: edges go to H2 as they load (label %#x)", g,
+                    label(g, -1));
             }
         } catch (Throwable e) {
             loading = false;
+            inputSweep.loaded();
             failed("starting", e);
         }
     }
@@ -117,7 +127,9 @@ public final class GiraphPlacement {
             }
             long label = label(generation.get(), -1);
             int found = Payloads.ofEdges(outEdges, data -> {
-                TeraHeap.tagRoot(data, label);
+                if (!TeraHeap.isInH2(data)) {   // an input sweep moved it already
+                    TeraHeap.tagRoot(data, label);
+                }
                 if (samples != null) {
                     samples.offer(label, data);
                 }
@@ -141,6 +153,7 @@ public final class GiraphPlacement {
     public void superstepPrepared(Object serverData) {
         try {
             loading = false;
+            inputSweep.loaded();
             long superstep = superstepOf(serverData);
             if (outOfCore) {
                 return;
@@ -179,6 +192,17 @@ public final class GiraphPlacement {
             }
         } catch (Throwable e) {
             failed("tagging messages", e);
+        }
+    }
+
+    /** Edge buffers that an input sweep tagged. */
+    void edgesTaggedDuringInput(long count) {
+        edgesTagged.addAndGet(count);
+    }
+
+    void verboseLog(String format, Object... args) {
+        if (verbose) {
+            log(format, args);
         }
     }
 

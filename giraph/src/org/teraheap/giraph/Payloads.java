@@ -1,5 +1,6 @@
 package org.teraheap.giraph;
 
+import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -319,6 +320,18 @@ final class Payloads {
             }
         }
         return false;
+    }
+
+    /** The bytes of a primitive array (an edge buffer); 0 for anything else. */
+    static long arrayBytes(Object data) {
+        Class<?> element = data.getClass().getComponentType();
+        if (element == null || !element.isPrimitive()) {
+            return 0;
+        }
+        int size = element == byte.class || element == boolean.class ? 1
+            : element == short.class || element == char.class ? 2
+            : element == int.class || element == float.class ? 4 : 8;
+        return (long) size * Array.getLength(data);
     }
 
     /** The value of the instance field {@code name} declared by the object's class or a superclass. */
