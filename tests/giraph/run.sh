@@ -84,21 +84,22 @@ for w in ${GIRAPH_TEST_WORKLOADS:-pr cdlp wcc bfs sssp}; do
   run "$w" ooc "$JDK/bin/java" -- --ca giraph.userPartitionCount=8 --ca giraph.useOutOfCoreGraph=true \
     --ca giraph.partitionsDirectory="$H2_DIR/ooc-$w"
 done
-# An edge list whose edges alone overfill H1 while they load: 100,000 vertices, about a million
-# undirected edges (32 MB of edge buffers) under -Xmx64m. Giraph gathers them in its edge store
-# until input ends; without the agent's input sweep this run dies of GC overhead during input
-# (as it does with inputSweep=0). With a combiner, a superstep's messages stay small, so what is
-# tested is the input. The run must finish, agree with the reference, and have swept.
+# A graph whose edges, and then one superstep's messages, overfill H1 before the agent's usual
+# points tag them: 100,000 vertices, about a million undirected edges (32 MB of edge buffers),
+# bfs without a combiner under -Xmx72m. Giraph gathers the edges in its edge store until input
+# ends, and a superstep's messages in its incoming store until the superstep ends. Without the
+# agent's sweeps (sweepAt=0) this run dies of GC overhead during input; with edges swept but not
+# messages, it died at superstep 5. It must finish, agree with the reference, and have swept both.
 BIG=$OUT/graph-big.e
 "$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.GraphGenerator "$BIG" 1 \
   >"$OUT/logs/generate-big.log" 2>&1 || die "the graph generator failed (log: $OUT/logs/generate-big.log)"
-input_sweep() {  # config java [jvm options...]
+pressure_sweep() {  # config java [jvm options...]
   local config=$1 java=$2; shift 2
-  local name=giraph-bfs-input-sweep-$config log=$OUT/logs/giraph-bfs-input-sweep-$config.log
+  local name=giraph-bfs-sweep-$config log=$OUT/logs/giraph-bfs-sweep-$config.log
   local out=$OUT/results/bfs-big-$config status reason=""
-  timeout 300 "$java" @benchmarks/giraph/java-options -Xmx64m -XX:+UseParallelGC "${TH[@]}" "$@" \
+  timeout 300 "$java" @benchmarks/giraph/java-options -Xmx72m -XX:+UseParallelGC "${TH[@]}" "$@" \
     -javaagent:"$AGENT"=verbose -cp "$CP" org.teraheap.bench.giraph.GiraphBench bfs --graph "$BIG" \
-    --out "$out" --combiner >"$log" 2>&1
+    --out "$out" >"$log" 2>&1
   status=$?
   [ $status -eq 0 ] || reason="exit code $status"
   if ls hs_err_pid*.log >/dev/null 2>&1; then
@@ -109,16 +110,18 @@ input_sweep() {  # config java [jvm options...]
       "$out" >>"$log" 2>&1 || { status=1; reason="results differ from the reference"; }
   fi
   if [ $status -eq 0 ]; then
-    grep -qE 'input sweep: .*; [1-9][0-9]* edge buffers' "$log" \
+    grep -qE 'sweep: .*; [1-9][0-9]* edge buffers' "$log" \
       || { status=1; reason="no edge buffer was tagged while the graph loaded"; }
+    grep -qE 'sweep: .*; [1-9][0-9]* message buffers' "$log" \
+      || { status=1; reason="no message buffer was tagged while a superstep ran"; }
   fi
   result "$name" "$status" "$log" "$reason"
 }
 if [[ " ${GIRAPH_TEST_WORKLOADS:-bfs} " == *" bfs "* ]]; then
   if "$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.Reference bfs "$BIG" \
       "$OUT/results/bfs-big-reference" >"$OUT/logs/reference-bfs-big.log" 2>&1; then
-    input_sweep th "$JDK/bin/java"
-    input_sweep th-verify "$JDK/bin/java" "${VERIFY[@]}"
+    pressure_sweep th "$JDK/bin/java"
+    pressure_sweep th-verify "$JDK/bin/java" "${VERIFY[@]}"
   else
     result giraph-bfs-big-reference 1 "$OUT/logs/reference-bfs-big.log" "the reference failed"
   fi

@@ -45,20 +45,20 @@ public final class GiraphPlacement {
     private volatile boolean warnedStore;
     private volatile boolean warnedFailure;
 
-    private final InputSweep inputSweep;
+    private final PressureSweep pressureSweep;
 
-    private GiraphPlacement(boolean verbose, boolean verify, int inputSweepPercent) {
+    private GiraphPlacement(boolean verbose, boolean verify, int sweepPercent) {
         this.verbose = verbose || verify;
         this.samples = verify ? new Samples() : null;
-        this.inputSweep = InputSweep.install(this, inputSweepPercent);
+        this.pressureSweep = PressureSweep.install(this, sweepPercent);
     }
 
     /**
-     * Installs the placement. {@code inputSweepPercent}: the old generation's fill after a full
-     * collection, while a graph loads, from which the edges being loaded are tagged (0: never).
+     * Installs the placement. {@code sweepPercent}: the old generation's fill after a full
+     * collection from which edges still loading and messages still arriving are tagged (0: never).
      */
-    static void install(boolean verbose, boolean verify, int inputSweepPercent) {
-        instance = new GiraphPlacement(verbose, verify, inputSweepPercent);
+    static void install(boolean verbose, boolean verify, int sweepPercent) {
+        instance = new GiraphPlacement(verbose, verify, sweepPercent);
     }
 
     /** The placement, or null before the agent installs it (TeraHeap off). Called by the advice. */
@@ -83,14 +83,15 @@ public final class GiraphPlacement {
             if (outOfCore) {
                 log("Giraph's out-of-core mode is on: it manages the graph and messages itself, and"
                     + " they stay in H1");
+                pressureSweep.stopped();
             } else {
-                inputSweep.loading(Payloads.fieldValue(serverData, "edgeStore"), label(g, -1));
+                pressureSweep.loading(serverData, label(g, -1));
                 verboseLog("worker %d started: edges go to H2 as they load (label %#x)", g,
                     label(g, -1));
             }
         } catch (Throwable e) {
             loading = false;
-            inputSweep.loaded();
+            pressureSweep.stopped();
             failed("starting", e);
         }
     }
@@ -153,12 +154,13 @@ public final class GiraphPlacement {
     public void superstepPrepared(Object serverData) {
         try {
             loading = false;
-            inputSweep.loaded();
             long superstep = superstepOf(serverData);
             if (outOfCore) {
+                pressureSweep.stopped();
                 return;
             }
             long g = generation.get();
+            pressureSweep.computing(serverData, label(g, superstep));
             if (samples != null) {
                 samples.report(superstep, label(g, -1), label(g, superstep - 2));
             }

@@ -6,8 +6,10 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -158,24 +160,74 @@ final class Payloads {
     }
 
     private static boolean ofDataInputOutput(Object holder, Consumer<Object> sink) {
+        Set<Object> streams = streamsOf(holder);
+        streams.forEach(sink);
+        return !streams.isEmpty();
+    }
+
+    /**
+     * The byte streams of one vertex's serialized messages: an ExtendedDataInputOutput's one
+     * stream, or a BigDataOutput's stream being written and the full ones before it (none until
+     * the first fills). Empty if the holder has no output.
+     */
+    private static Set<Object> streamsOf(Object holder) {
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         Object out = fieldValue(holder, "dataOutput");
-        if (out == null) {
+        if (out != null && !out.getClass().getName().equals(BIG_DATA_OUTPUT)) {
+            seen.add(out);
+        } else if (out != null) {
+            Object streams = fieldValue(out, "dataOutputs");
+            if (streams instanceof Collection) {
+                seen.addAll(snapshot((Collection<?>) streams));
+            }
+            seen.add(fieldValue(out, "currentDataOutput"));
+            seen.remove(null);
+        }
+        return seen;
+    }
+
+    /**
+     * Calls {@code sink} with the byte arrays of a message store that is still being written:
+     * each vertex's serialized messages. Each partition is read under the locks its writers take
+     * (the partition's map for primitive ids, each vertex's holder otherwise), so every array
+     * found is the one the stream writes to now. Returns false for other layouts: combined
+     * messages (one per vertex, small) and pointer lists (one shared buffer) are left alone.
+     */
+    static boolean ofGrowingMessages(Object store, Consumer<Object> sink)
+            throws ReflectiveOperationException {
+        Object inner = fieldValue(store, "store");   // AsyncMessageStoreWrapper
+        if (inner != null && inner != store) {
+            return ofGrowingMessages(inner, sink);
+        }
+        Object partitions = fieldValue(store, "map");
+        if (!(partitions instanceof Map) || store.getClass().getName().equals(DISK_BACKED)) {
             return false;
         }
-        if (!out.getClass().getName().equals(BIG_DATA_OUTPUT)) {
-            sink.accept(out);   // ExtendedDataInputOutput: one byte stream
-            return true;
+        for (Object perPartition : snapshot(((Map<?, ?>) partitions).values())) {
+            if (perPartition == null) {
+                continue;
+            }
+            synchronized (perPartition) {
+                Object messages = isSubclassOf(perPartition.getClass(), BASIC_TO_OBJECT_MAP)
+                    ? fieldValue(perPartition, "map") : perPartition;
+                if (!(messages instanceof Map)) {
+                    return false;
+                }
+                for (Object holder : ((Map<?, ?>) messages).values()) {
+                    if (holder == null) {
+                        continue;
+                    }
+                    if (!isSubclassOf(holder.getClass(), DATA_INPUT_OUTPUT)) {
+                        return false;
+                    }
+                    synchronized (holder) {
+                        for (Object stream : streamsOf(holder)) {
+                            sink.accept(invoke(stream, "getByteArray"));
+                        }
+                    }
+                }
+            }
         }
-        // BigDataOutput: the stream being written, and the full ones before it (none until the
-        // first fills).
-        Object streams = fieldValue(out, "dataOutputs");
-        Set<Object> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-        if (streams instanceof Collection) {
-            seen.addAll(snapshot((Collection<?>) streams));
-        }
-        seen.add(fieldValue(out, "currentDataOutput"));
-        seen.remove(null);
-        seen.forEach(sink);
         return true;
     }
 

@@ -29,22 +29,23 @@ import org.teraheap.TeraHeap;
  * class: Giraph has no option that sees both the edges as they load and the message stores as
  * supersteps turn over, and an agent leaves the job's own options alone.
  *
- * <p>While an edge input loads, Giraph gathers the edges in its edge store before any vertex has
- * them; {@link InputSweep} tags them there once they fill H1.
+ * <p>Giraph gathers an edge input's edges in its edge store before any vertex has them, and a
+ * superstep's messages in its incoming store until the superstep ends; {@link PressureSweep} tags
+ * them there if they fill H1 first.
  *
  * <p>Agent options, comma separated after {@code =}: {@code verbose} (one line per superstep on
  * standard error), {@code verify} (also checks samples of the tagged objects for having reached
- * H2; for tests) and {@code inputSweep=<percent>} (the old generation's fill after a full GC from
- * which edges still loading are tagged; default 50, 0 never).
+ * H2; for tests) and {@code sweepAt=<percent>} (the old generation's fill after a full GC from
+ * which edges still loading and messages still arriving are tagged; default 50, 0 never).
  */
 public final class TeraHeapGiraphAgent {
     private static final String VERTEX = "org.apache.giraph.graph.DefaultVertex";
     private static final String SERVER_DATA = "org.apache.giraph.comm.ServerData";
     private static final String WRITABLE_UTILS = "org.apache.giraph.utils.WritableUtils";
 
-    private static final String INPUT_SWEEP = "inputSweep=";
-    /** The old generation's fill after a full GC from which edges still loading are tagged. */
-    private static final int DEFAULT_INPUT_SWEEP = 50;
+    private static final String SWEEP_AT = "sweepAt=";
+    /** The old generation's fill after a full GC from which data still gathering is tagged. */
+    private static final int DEFAULT_SWEEP_AT = 50;
 
     private TeraHeapGiraphAgent() {
     }
@@ -55,22 +56,22 @@ public final class TeraHeapGiraphAgent {
         }
         boolean verbose = false;
         boolean verify = false;
-        int inputSweep = DEFAULT_INPUT_SWEEP;
+        int sweepAt = DEFAULT_SWEEP_AT;
         if (options != null && !options.isEmpty()) {
             for (String option : options.split(",")) {
                 if (option.equals("verbose")) {
                     verbose = true;
                 } else if (option.equals("verify")) {
                     verify = true;
-                } else if (option.startsWith(INPUT_SWEEP)) {
-                    inputSweep = percent(option.substring(INPUT_SWEEP.length()));
+                } else if (option.startsWith(SWEEP_AT)) {
+                    sweepAt = percent(option.substring(SWEEP_AT.length()));
                 } else {
                     throw new IllegalArgumentException("teraheap-giraph: unknown agent option '"
-                        + option + "'; the options are verbose, verify and inputSweep=<percent>");
+                        + option + "'; the options are verbose, verify and sweepAt=<percent>");
                 }
             }
         }
-        GiraphPlacement.install(verbose, verify, inputSweep);
+        GiraphPlacement.install(verbose, verify, sweepAt);
         GiraphPlacement.log("edges and messages go to H2 (%d MB)",
             TeraHeap.stats().capacityBytes() >> 20);
 
@@ -104,7 +105,7 @@ public final class TeraHeapGiraphAgent {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("teraheap-giraph: inputSweep=" + value
+        throw new IllegalArgumentException("teraheap-giraph: sweepAt=" + value
             + " is not a percent; give 0 (never sweep) to 100");
     }
 
