@@ -30,10 +30,12 @@ static void test(const char* name, const std::function<void()>& body) {
   else            { failed++; std::printf("FAIL %s\n", name); }
 }
 
-static Policy::Signals window(double gc_share, double io_share, size_t live, size_t other) {
+static Policy::Signals window(double gc_share, double io_share, size_t live, size_t other,
+                              double h2_share = 0) {
   Policy::Signals s;
   s.seconds = 2.0;
   s.gc_seconds = gc_share * 2.0;
+  s.h2_seconds = h2_share * 2.0;
   s.io_stall_seconds = io_share * 2.0;
   s.h1_live = live;
   s.other_memory = other;
@@ -51,12 +53,45 @@ int main() {
   const size_t step = (size_t)(budget * Policy::step_fraction) / align * align;
   const size_t big_step = (size_t)(budget * Policy::step_fraction * Policy::max_steps) / align * align;
 
-  test("starts at the ceiling: the budget less the reserve and the JVM's other memory", [&] {
+  test("starts at a quarter of the budget, within the ceiling and -Xms", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    check(p.target() == budget / 4, "target " + mb(p.target()) + ", expected " + mb(budget / 4));
+    Policy tight;   // 3.5G outside H1: the ceiling is below a quarter
+    tight.initialize(budget, h1_min, h1_max, align, 3500 * M);
+    check(tight.target() == tight.ceiling(3500 * M) && tight.target() < budget / 4,
+          "target " + mb(tight.target()) + " not held to the ceiling " + mb(tight.ceiling(3500 * M)));
+    Policy large_min;   // -Xms above a quarter
+    large_min.initialize(budget, 2048 * M, h1_max, align, other);
+    check(large_min.target() == 2048 * M, "target " + mb(large_min.target()) + " below -Xms");
+  });
+
+  test("the ceiling keeps the budget less the reserve and the JVM's other memory", [&] {
     Policy p;
     p.initialize(budget, h1_min, h1_max, align, other);
     const size_t expected = (budget - reserve - other) / align * align;
-    check(p.target() == expected, "target " + mb(p.target()) + ", expected " + mb(expected));
+    check(p.ceiling(other) == expected, "ceiling " + mb(p.ceiling(other)) + ", expected " + mb(expected));
+    for (int i = 0; i < 10; i++) p.decide(window(0.5, 0.0, 0, other));
+    check(p.target() == expected, "GC pressure took H1 to " + mb(p.target()) + ", not the ceiling");
     check(p.target() + other + reserve <= budget, "anonymous memory past budget less reserve");
+  });
+
+  test("TeraHeap's own work in full GCs (moves to H2) is not counted as GC loss", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t start = p.target();
+    Policy::Decision d = p.decide(window(0.30, 0.0, 100 * M, other, 0.28));
+    check(d.action == Policy::hold && d.to == start,
+          "30% GC of which 28% moving groups: " + std::string(Policy::action_name(d.action)) + " to " + mb(d.to));
+    check(d.gc_share < 0.021 && d.gc_share > 0.019, "GC share " + std::to_string(d.gc_share) + ", expected 2%");
+    d = p.decide(window(0.30, 0.0, 100 * M, other, 0.10));
+    const size_t two_steps = (size_t)(budget * Policy::step_fraction * 2) / align * align;
+    check(d.action == Policy::grow && d.to == start + two_steps,
+          "30% GC of which 10% moving: expected two steps up, got " + mb(d.to - d.from));
+    d = p.decide(window(0.10, 0.20, 100 * M, other, 0.10));
+    check(d.action == Policy::shrink, std::string("moves and I/O wait: ") + Policy::action_name(d.action));
+    d = p.decide(window(0.01, 0.0, 100 * M, other, 0.05));   // timers out of step: never negative
+    check(d.action == Policy::hold && d.gc_share == 0, "GC share " + std::to_string(d.gc_share));
   });
 
   test("I/O wait that dominates shrinks H1 step by step down to 1.5x the live data", [&] {
@@ -123,6 +158,7 @@ int main() {
   test("growing memory outside H1 lowers the target even while GC dominates", [&] {
     Policy p;
     p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(window(0.5, 0.0, 100 * M, other));   // up to the ceiling
     const size_t more = 1500 * M;
     Policy::Decision d = p.decide(window(0.40, 0.0, 100 * M, more));
     check(d.to <= budget - reserve - more, "H1 target " + mb(d.to) + " leaves no reserve");

@@ -214,10 +214,12 @@ void TeraHeap::collect() {
                                 "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(_h2.byte_size()));
     }
   }
+  const double seconds = (os::javaTimeNanos() - start) / 1e9;
+  TeraHeapH1Sizer::add_h2_seconds(seconds);
   log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms%s; freed " SIZE_FORMAT
                          " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
                          mover.objects_moved(), mover.words_moved() * HeapWordSize / K,
-                         (os::javaTimeNanos() - start) / 1e6, pressure ? " (H1 above the high threshold)" : "",
+                         seconds * 1e3, pressure ? " (H1 above the high threshold)" : "",
                          freed, _regions->used_bytes() / M, _h2.byte_size() / M, _regions->regions_in_use());
   log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
                           "object starts " SIZE_FORMAT "K committed",

@@ -14,6 +14,7 @@ const double TeraHeapH1SizePolicy::step_fraction     = 0.10;
 const double TeraHeapH1SizePolicy::max_steps         = 3;
 const double TeraHeapH1SizePolicy::reserve_fraction  = 0.10;
 const double TeraHeapH1SizePolicy::live_headroom     = 1.5;
+const double TeraHeapH1SizePolicy::initial_fraction  = 0.25;
 
 void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
                                       size_t alignment, size_t other_memory) {
@@ -21,9 +22,15 @@ void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_ma
   _h1_min = h1_min;
   _h1_max = h1_max;
   _alignment = alignment == 0 ? 1 : alignment;
-  // Start as large as the bounds allow: until H2 holds data nobody waits
-  // for its pages, and the first intervals pull the target down if they do.
-  _target = ceiling(other_memory);
+  // Start small, where the JVM's default heap would be. The two wrong guesses
+  // do not cost the same: an H1 too small shows at once as GC time, and the
+  // next GC's decision grows it; an H1 too large shows only once its pages
+  // have pushed H2's out of the page cache, and shrinking it waits for GCs,
+  // which a large H1 makes rare.
+  _target = align((size_t)(_budget * initial_fraction));
+  const size_t top = ceiling(other_memory);
+  if (_target > top) _target = top;
+  if (_target < _h1_min) _target = _h1_min;
 }
 
 size_t TeraHeapH1SizePolicy::align(size_t bytes) const {
@@ -65,7 +72,8 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   if (d.floor > d.ceiling) {
     d.floor = d.ceiling;  // memory safety first: a cgroup kill loses the whole job
   }
-  d.gc_share = s.seconds > 0 ? s.gc_seconds / s.seconds : 0;
+  const double h1_gc_seconds = s.gc_seconds > s.h2_seconds ? s.gc_seconds - s.h2_seconds : 0;
+  d.gc_share = s.seconds > 0 ? h1_gc_seconds / s.seconds : 0;
   d.io_share = s.seconds > 0 ? s.io_stall_seconds / s.seconds : 0;
 
   size_t to = _target;

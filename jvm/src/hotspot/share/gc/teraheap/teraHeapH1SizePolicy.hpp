@@ -28,6 +28,9 @@ public:
   struct Signals {
     double seconds;           // length of the interval
     double gc_seconds;        // of which spent in GC pauses
+    double h2_seconds;        // of those, TeraHeap's own work in full GCs
+                              // (moving groups, freeing regions), which a
+                              // larger H1 would not save: not counted as loss
     double io_stall_seconds;  // of which some thread waited for I/O
     size_t h1_live;           // H1 bytes live after the last full GC
     size_t other_memory;      // the JVM's anonymous memory outside H1
@@ -47,7 +50,7 @@ public:
     size_t to;
     size_t floor;
     size_t ceiling;
-    double gc_share;   // of the interval
+    double gc_share;   // of the interval, TeraHeap's own work left out
     double io_share;
   };
 
@@ -63,6 +66,9 @@ public:
   static const double reserve_fraction;
   // H1 at least this multiple of its live data.
   static const double live_headroom;
+  // H1's first target, as a fraction of the budget: the share of memory the
+  // JVM gives its heap by default (MaxRAMPercentage).
+  static const double initial_fraction;
 
 private:
   size_t _budget;

@@ -23,6 +23,10 @@ TeraHeapH1SizePolicy TeraHeapH1Sizer::_policy;
 const char* TeraHeapH1Sizer::_budget_source = NULL;
 double   TeraHeapH1Sizer::_last_time = 0;
 double   TeraHeapH1Sizer::_last_gc_seconds = 0;
+double   TeraHeapH1Sizer::_h2_seconds = 0;
+double   TeraHeapH1Sizer::_h2_seconds_in_gc = 0;
+uint     TeraHeapH1Sizer::_h2_gc = 0;
+double   TeraHeapH1Sizer::_last_h2_seconds = 0;
 double   TeraHeapH1Sizer::_last_io_seconds = 0;
 uint64_t TeraHeapH1Sizer::_last_major_faults = 0;
 size_t   TeraHeapH1Sizer::_h1_live = 0;
@@ -157,6 +161,22 @@ void TeraHeapH1Sizer::initialize() {
                                  _io_from_psi ? "pressure stall information" : "major faults (no PSI)");
 }
 
+void TeraHeapH1Sizer::add_h2_seconds(double seconds) {
+  const uint gc = ParallelScavengeHeap::heap()->total_collections();
+  if (gc != _h2_gc) {
+    _h2_gc = gc;
+    _h2_seconds_in_gc = 0;
+  }
+  _h2_seconds_in_gc += seconds;
+  _h2_seconds += seconds;
+}
+
+// TeraHeap's work in the GCs that have ended: the collectors' timers count a
+// GC's pause only at its end, after the decision made in it.
+static double h2_seconds_of_ended_gcs(double total, double in_gc, uint gc) {
+  return gc == ParallelScavengeHeap::heap()->total_collections() ? total - in_gc : total;
+}
+
 void TeraHeapH1Sizer::decide_if_due() {
   const double now = os::elapsedTime();
   if (now - _last_time < decision_interval_seconds) {
@@ -176,6 +196,8 @@ void TeraHeapH1Sizer::decide_if_due() {
   TeraHeapH1SizePolicy::Signals s;
   s.seconds = now - _last_time;
   s.gc_seconds = gc - _last_gc_seconds;
+  const double h2 = h2_seconds_of_ended_gcs(_h2_seconds, _h2_seconds_in_gc, _h2_gc);
+  s.h2_seconds = h2 - _last_h2_seconds;
   s.io_stall_seconds = io;
   s.h1_live = _h1_live;
   s.other_memory = _other_memory;
@@ -187,16 +209,17 @@ void TeraHeapH1Sizer::decide_if_due() {
   const bool hold = d.action == TeraHeapH1SizePolicy::hold;
   if (hold ? holds.is_enabled() : changes.is_enabled()) {
     LogStream ls(hold ? LogTargetHandle(holds) : LogTargetHandle(changes));
-    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%%, I/O wait %.1f%%, " UINT64_FORMAT
+    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (moves to H2 %.1f%%), I/O wait %.1f%%, " UINT64_FORMAT
                 " major faults in %.1fs; committed " SIZE_FORMAT "M, live " SIZE_FORMAT "M, other memory "
                 SIZE_FORMAT "M; floor " SIZE_FORMAT "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
                 TeraHeapH1SizePolicy::action_name(d.action), d.from / M, d.to / M,
-                d.gc_share * 100, d.io_share * 100, faults - _last_major_faults, s.seconds,
+                d.gc_share * 100, s.h2_seconds / s.seconds * 100, d.io_share * 100, faults - _last_major_faults, s.seconds,
                 h1_committed() / M, _h1_live / M, _other_memory / M, d.floor / M, d.ceiling / M,
                 _policy.budget() / M);
   }
   _last_time = now;
   _last_gc_seconds = gc;
+  _last_h2_seconds = h2;
   _last_major_faults = faults;
 }
 

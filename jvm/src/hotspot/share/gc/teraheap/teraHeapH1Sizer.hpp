@@ -25,6 +25,10 @@ class TeraHeapH1Sizer : AllStatic {
   static const char* _budget_source;
   static double   _last_time;        // of the last decision, seconds since start
   static double   _last_gc_seconds;
+  static double   _h2_seconds;       // TeraHeap's work in full GCs, since start
+  static double   _h2_seconds_in_gc; // of which in the GC numbered _h2_gc
+  static uint     _h2_gc;
+  static double   _last_h2_seconds;
   static double   _last_io_seconds;
   static uint64_t _last_major_faults;
   static size_t   _h1_live;          // after the last full GC
@@ -41,6 +45,10 @@ public:
 
   // After the heap is reserved.
   static void initialize();
+
+  // TeraHeap's own work in a full GC (moving groups, freeing regions): GC
+  // time that a larger H1 would not save.
+  static void add_h2_seconds(double seconds);
 
   // At the end of a full GC, before the old generation is resized: the free
   // space to leave it, at most what keeps H1 within the target.
