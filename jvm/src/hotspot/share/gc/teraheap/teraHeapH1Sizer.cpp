@@ -203,10 +203,13 @@ void TeraHeapH1Sizer::decide_if_due() {
   s.other_memory = _other_memory;
   const TeraHeapH1SizePolicy::Decision d = _policy.decide(s);
 
-  // Changes at info, holds at debug: a long job holds thousands of times.
+  // Changes at info, holds at debug: a long job holds thousands of times. So
+  // are fits by less than 1% of the budget: the JVM's other memory creeps up
+  // by a few MB a second while a program warms up, and the ceiling with it.
   LogTarget(Info, gc, teraheap, resize) changes;
   LogTarget(Debug, gc, teraheap, resize) holds;
-  const bool hold = d.action == TeraHeapH1SizePolicy::hold;
+  const bool small_fit = d.action == TeraHeapH1SizePolicy::fit && (d.from - d.to) * 100 < _policy.budget();
+  const bool hold = d.action == TeraHeapH1SizePolicy::hold || small_fit;
   if (hold ? holds.is_enabled() : changes.is_enabled()) {
     LogStream ls(hold ? LogTargetHandle(holds) : LogTargetHandle(changes));
     ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (moves to H2 %.1f%%), I/O wait %.1f%%, " UINT64_FORMAT
