@@ -158,7 +158,7 @@ public class TestTeraHeapDynamicH1 {
 
     /**
      * Child: puts 384 MB in H2, then alternates two phases of the given seconds each:
-     * scan (reads every page of H2's data, checking a value per page, with short-lived garbage
+     * scan (reads every page of H2's data, checking a value per page, with 2 KB of short-lived garbage per page
      * as an iterator makes) and live (keeps 1.5 million small arrays live in H1, replacing them one by
      * one, so that full GCs come often unless H1 grows). Exits 2 on a wrong value.
      */
@@ -237,9 +237,9 @@ public class TestTeraHeapDynamicH1 {
                             System.out.println("WRONG value at array " + index + " element " + k + ": " + a[k]);
                             System.exit(2);
                         }
-                        long[] garbage = new long[1024];
-                        garbage[k & 1023] = a[k];
-                        sink += garbage[(k + 1) & 1023];
+                        long[] garbage = new long[256];
+                        garbage[k & 255] = a[k];
+                        sink += garbage[(k + 1) & 255];
                     }
                 }
             }
