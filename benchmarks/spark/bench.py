@@ -7,7 +7,7 @@
       exits 1 unless, per workload and scale, every configuration gave the same checksum
   bench.py suite [--workloads ...] [--scale S] [--repeat N] [--heap-fraction X] [--cap-extra C]
       measures each workload's cached footprint D, runs every configuration at H = X * D under one
-      cap, then draws the figures (bench.py plot)
+      cap (in a new random order in each repeat), then draws the figures (bench.py plot)
   bench.py plot F [--out DIR]
       breakdown bars per workload, normalized to Spark-SD, like the papers' figures
   bench.py table F
@@ -28,6 +28,7 @@ with a warning without it. Sizes take k/m/g suffixes.
 import argparse
 import csv
 import os
+import random
 import re
 import shutil
 import statistics
@@ -240,7 +241,8 @@ def suite(args):
         mo_heap = int(d * 1.5) + heap
         print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB", flush=True)
         for rep in range(args.repeat):
-            for config in args.configs:
+            # A new order per repeat: no configuration always runs first, or after another.
+            for config in random.sample(args.configs, len(args.configs)):
                 ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,

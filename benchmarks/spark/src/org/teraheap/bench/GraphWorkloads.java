@@ -8,13 +8,10 @@ import org.apache.spark.graphx.Edge;
 import org.apache.spark.graphx.Graph;
 import org.apache.spark.graphx.lib.ConnectedComponents;
 import org.apache.spark.graphx.lib.PageRank;
-import org.apache.spark.graphx.lib.SVDPlusPlus;
 import org.apache.spark.graphx.lib.ShortestPaths;
 import org.apache.spark.graphx.lib.TriangleCount;
-import org.apache.spark.storage.StorageLevel;
 
 import scala.Tuple2;
-import scala.Tuple4;
 import scala.collection.JavaConverters;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
@@ -36,9 +33,6 @@ final class GraphWorkloads {
     private static final double RESET_PROB = 0.15;
     /** ShortestPaths landmarks: the lowest R-MAT ids are the hubs, reachable from most vertices. */
     private static final List<Object> LANDMARKS = List.of(0L, 1L, 2L, 3L);
-    /** SVD++ model: rank and the learning parameters of the GraphX examples. */
-    private static final int SVDPP_RANK = 10;
-    private static final long SVDPP_INIT_SEED = 42;
 
     private GraphWorkloads() {
     }
@@ -104,33 +98,21 @@ final class GraphWorkloads {
     }
 
     /**
-     * SVD++ on a bipartite user-item rating graph.
-     *
-     * <p>SVDPlusPlus.run takes an edge RDD, not a graph, and builds its graphs with GraphX's
-     * default storage level (MEMORY_ONLY); it also calls cache() on the input edges, so those
-     * cannot be persisted at another level beforehand. The storage level therefore cannot be
-     * applied to this workload.
-     *
-     * <p>It draws its initial factor vectors from the driver's global scala.util.Random; that
-     * generator is seeded first so that every run trains the same model.
-     * Checksum: weighted sum of the absolute values of all model parameters.
+     * SVD++ on a bipartite user-item rating graph (SvdPlusPlus: the algorithm of GraphX's
+     * SVDPlusPlus, with its graphs cached at the chosen storage level, which GraphX's own
+     * version ignores). Checksum: weighted sum of the absolute values of all model parameters.
      */
     static SparkBench.Outcome svdPlusPlus(JavaSparkContext jsc, SparkBench.Params p) {
-        if (!p.level().equals(StorageLevel.MEMORY_ONLY())) {
-            System.err.println("SparkBench: svdpp: GraphX SVDPlusPlus always caches at MEMORY_ONLY; "
-                    + "--storage " + p.levelName() + " does not apply to it");
-        }
         JavaRDD<Edge<Object>> ratings = Generators.ratings(jsc,
                 Generators.scaled(Generators.USERS, p.scale()),
                 Generators.scaled(Generators.ITEMS, p.scale()),
                 Generators.scaled(Generators.RATINGS, p.scale()), p.partitions());
-        SVDPlusPlus.Conf conf = new SVDPlusPlus.Conf(SVDPP_RANK, p.iterations(), 1.0, 5.0,
-                0.007, 0.007, 0.005, 0.015);
-        scala.util.Random$.MODULE$.setSeed(SVDPP_INIT_SEED);
-        Tuple2<Graph<Tuple4<double[], double[], Object, Object>, Object>, Object> trained =
-                SVDPlusPlus.run(ratings.rdd(), conf);
-        double sum = Checksums.sum(trained._1().vertices(), (vid, v) -> Checksums.weight(vid)
-                * (sumAbs(v._1()) + sumAbs(v._2()) + Math.abs((Double) v._3()) + Math.abs((Double) v._4())));
+        SvdPlusPlus.Model model = SvdPlusPlus.train(ratings, p.iterations(), p.level());
+        // As GraphX's version does, the run ends with the error on the training set.
+        System.err.printf("SparkBench: svdpp: training RMSE %.4f after %d iterations%n",
+                model.trainingError(), p.iterations());
+        double sum = Checksums.sum(model.graph().vertices(), (vid, v) -> Checksums.weight(vid)
+                * (sumAbs(v.factor) + sumAbs(v.implicit) + Math.abs(v.bias) + Math.abs(v.norm)));
         return SparkBench.Outcome.approx(sum, Checksums.FLOAT_TOLERANCE, p.iterations());
     }
 
