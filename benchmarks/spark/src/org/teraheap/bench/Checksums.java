@@ -74,6 +74,18 @@ final class Checksums {
         return k.value();
     }
 
+    /**
+     * Sum of w_i * (1 + i / n), signs kept: a flipped sign or two swapped elements change it,
+     * which a sum of absolute values would not show.
+     */
+    static double signedDigest(double[] w) {
+        Kahan k = new Kahan();
+        for (int i = 0; i < w.length; i++) {
+            k.add(w[i] * (1.0 + (double) i / w.length));
+        }
+        return k.value();
+    }
+
     /** Compensated summation. */
     static final class Kahan {
         private double sum;
