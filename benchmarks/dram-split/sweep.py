@@ -63,14 +63,16 @@ def run(args):
 
 
 def medians(csv_file):
-    """{workload: {share: (median seconds, runs ok, runs)}}."""
+    """{workload: {share: (median seconds, runs ok, runs, statuses of the failed runs)}}."""
     table = {}
     for row in csv.DictReader(open(csv_file)):
-        cell = table.setdefault(row["workload"], {}).setdefault(int(row["share"]), [[], 0])
+        cell = table.setdefault(row["workload"], {}).setdefault(int(row["share"]), [[], 0, set()])
         cell[1] += 1
         if row["status"] == "ok":
             cell[0].append(float(row["wall_s"]))
-    return {w: {s: (statistics.median(v[0]) if v[0] else None, len(v[0]), v[1])
+        else:
+            cell[2].add(row["status"])
+    return {w: {s: (statistics.median(v[0]) if v[0] else None, len(v[0]), v[1], sorted(v[2]))
                 for s, v in shares.items()} for w, shares in table.items()}
 
 
@@ -82,12 +84,16 @@ def table(args):
     print("| --- " * (len(shares) + 4) + "|")
     for workload, cells in sorted(data.items()):
         def show(s):
-            t, ok, n = cells.get(s, (None, 0, 0))
-            return "-" if t is None else f"{t:.1f} s" + ("" if ok == n else f" ({n - ok} failed)")
+            t, ok, n, failures = cells.get(s, (None, 0, 0, []))
+            if t is None:
+                return "/".join(failures) + f" ({n}/{n})" if n else "-"
+            return f"{t:.1f} s" + ("" if ok == n else f" ({n - ok} of {n} {'/'.join(failures)})")
         static = [cells[s][0] for s in shares if s in cells and cells[s][0] is not None]
         dyn = cells.get(0, (None,))[0]
         best = f"{dyn / min(static):.2f}x" if dyn and static else "-"
-        worst = f"{dyn / max(static):.2f}x" if dyn and static else "-"
+        # A split that never finished is the worst of all.
+        fails = any(s in cells and cells[s][0] is None for s in shares)
+        worst = "fails there" if dyn and fails else (f"{dyn / max(static):.2f}x" if dyn and static else "-")
         print(f"| {workload} | " + " | ".join(show(s) for s in shares) + f" | {show(0)} | {best} | {worst} |")
 
 
@@ -96,8 +102,12 @@ def plot(args):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     data = medians(args.csv)
-    fig, axes = plt.subplots(1, len(data), figsize=(4 * len(data), 3.2), squeeze=False)
-    for ax, (workload, cells) in zip(axes[0], sorted(data.items())):
+    columns = min(3, len(data))
+    rows = (len(data) + columns - 1) // columns
+    fig, axes = plt.subplots(rows, columns, figsize=(4 * columns, 3.2 * rows), squeeze=False)
+    for ax in axes.flat[len(data):]:
+        ax.set_visible(False)
+    for ax, (workload, cells) in zip(axes.flat, sorted(data.items())):
         shares = sorted(s for s in cells if s and cells[s][0] is not None)
         ax.plot(shares, [cells[s][0] for s in shares], "o-", label="static split")
         if cells.get(0, (None,))[0]:
