@@ -217,7 +217,7 @@ def measure_footprint(workload, scale, csv_file):
     """D: the cached footprint, from a MEMORY_ONLY run with room for everything."""
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
                             h2=None, mo_heap="16g", csv=str(csv_file), profile=False,
-                            drop_caches=False, timeout=3600, extra=[])
+                            drop_caches=False, timeout=3600, extra=[], h2_dir=None)
     run(ns)
     rows = [r for r in read_rows(csv_file) if r["workload"] == workload and r["status"] == "ok"]
     if not rows:
@@ -246,7 +246,7 @@ def suite(args):
                 ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
-                                        drop_caches=True, timeout=args.timeout, extra=[])
+                                        drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None)
                 run(ns)
     plot(argparse.Namespace(csv=str(out), out=str(out.parent)))
 

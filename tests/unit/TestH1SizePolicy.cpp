@@ -211,6 +211,27 @@ int main() {
     check(p.decide(s).action == Policy::hold, "decided on nothing");
   });
 
+  test("young generation: survivors sized for a larger one shrink with eden, not instead of it", [&] {
+    // A young share of 185M; the collector asks for a 60M eden and 128M survivors, as it does
+    // while a cache is being built and nearly everything a minor GC copies survives. Taking
+    // eden alone down would leave it nothing, and minor GCs would run back to back.
+    const size_t young = 185 * M, space_align = 512 * 1024;
+    size_t eden = 60 * M, survivor = 128 * M;
+    Policy::fit_young(young, space_align, &eden, &survivor);
+    check(eden + 2 * survivor <= young, "eden " + mb(eden) + " + 2 x survivor " + mb(survivor) + " exceeds " + mb(young));
+    const double share = 60.0 / (60 + 2 * 128);
+    check(eden + space_align >= (size_t)(young * share), "eden " + mb(eden) + " below its share of " + mb(young));
+    check(eden % space_align == 0 && survivor % space_align == 0, "unaligned");
+    // What fits is left alone.
+    size_t e2 = 40 * M, s2 = 20 * M;
+    Policy::fit_young(young, space_align, &e2, &s2);
+    check(e2 == 40 * M && s2 == 20 * M, "changed sizes that fit: " + mb(e2) + ", " + mb(s2));
+    // A young share smaller than the alignment still leaves a usable eden and survivor.
+    size_t e3 = 60 * M, s3 = 128 * M;
+    Policy::fit_young(space_align, space_align, &e3, &s3);
+    check(e3 == space_align && s3 == space_align, "tiny share: " + std::to_string(e3) + ", " + std::to_string(s3));
+  });
+
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -97,6 +97,23 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   return d;
 }
 
+void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor) {
+  if (alignment == 0) alignment = 1;
+  const size_t wanted = *eden + 2 * *survivor;
+  if (wanted <= young) {
+    return;
+  }
+  const double factor = (double)young / wanted;
+  size_t s = (size_t)(*survivor * factor);
+  s -= s % alignment;
+  if (s < alignment) s = alignment;
+  size_t e = young > 2 * s ? young - 2 * s : 0;
+  e -= e % alignment;
+  if (e < alignment) e = alignment;
+  *survivor = s;
+  if (*eden > e) *eden = e;
+}
+
 const char* TeraHeapH1SizePolicy::action_name(Action action) {
   switch (action) {
     case grow:   return "grow";

@@ -245,7 +245,7 @@ size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_use
   return MIN2(desired_free, free_room);
 }
 
-size_t TeraHeapH1Sizer::limit_generations(size_t desired_eden, size_t survivor) {
+void TeraHeapH1Sizer::limit_generations(size_t* eden, size_t* survivor) {
   decide_if_due();
   // The old generation only shrinks at full GCs on its own; between them (a
   // phase that scans H2 may run no full GC for minutes) hand back what it has
@@ -258,6 +258,5 @@ size_t TeraHeapH1Sizer::limit_generations(size_t desired_eden, size_t survivor) 
   if (old->capacity_in_bytes() > old_room) {
     old->resize(old_room - old->used_in_bytes());
   }
-  const size_t eden_room = young > 2 * survivor ? young - 2 * survivor : GenAlignment;
-  return MIN2(desired_eden, MAX2(eden_room, GenAlignment));
+  TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor);
 }

@@ -53,10 +53,11 @@ public:
   // At the end of a full GC, before the old generation is resized: the free
   // space to leave it, at most what keeps H1 within the target.
   static size_t limit_old_free_space(size_t desired_free, size_t old_used);
-  // At the end of every GC, before the young generation is resized: the eden
-  // size to ask for, at most what keeps the young generation within its share
-  // of the target. Shrinks the old generation to its share first.
-  static size_t limit_generations(size_t desired_eden, size_t survivor);
+  // At the end of every GC, before the young generation is resized: lowers
+  // the eden and survivor sizes to ask for so that the young generation stays
+  // within its share of the target. Shrinks the old generation to its share
+  // first.
+  static void limit_generations(size_t* eden, size_t* survivor);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPH1SIZER_HPP
