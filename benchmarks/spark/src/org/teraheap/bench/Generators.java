@@ -131,7 +131,7 @@ final class Generators {
     /**
      * User -> item ratings in [1, 5] (steps of 0.5) from a hidden rank-3 taste model plus noise.
      * Users and items are drawn with a skewed (power-law-like) popularity, the lowest ids being
-     * the most active. Attributes are Doubles, as SVDPlusPlus needs.
+     * the most active. Attributes are Doubles (the ratings SvdPlusPlus trains on).
      */
     static JavaRDD<Edge<Object>> ratings(JavaSparkContext jsc, long users, long items, long ratings,
                                           int partitions) {
