@@ -19,9 +19,11 @@
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapMoveTask.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
+#include "gc/teraheap/teraHeapSingletons.hpp"
 #include "gc/teraheap/teraHeapStorageFault.hpp"
 #include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
@@ -63,6 +65,7 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   }
   TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
+  TeraHeapForwarding::initialize();
 
   log_layout();
   return h1_rs;
@@ -172,37 +175,55 @@ void TeraHeap::collect() {
   const bool pressure = live * 100 > TeraHeapHighThreshold * capacity;
   const size_t target = TeraHeapLowThreshold * capacity / 100;
 
-  TeraHeapMover mover(_regions);
-  GrowableArray<jlong> unmoved;   // advised labels that kept a root in H1
+  // The live groups still in H1, in tagging order, moved on all GC workers.
+  GrowableArray<TeraHeapMoveTask::Group> groups;
+  bool any_movable = pressure || TeraHeapStressMove;
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
-    if (is_in_h2(root) || !PSParallelCompact::mark_bitmap()->is_marked(root)) {
-      return;
-    }
-    const bool advised = TeraHeapRoots::is_movable(label);
-    const bool relieve = pressure && live > target + mover.words_moved();
-    if ((advised || relieve) && !mover.h2_full() && mover.move_group(root, label)) {
-      return;
-    }
-    if (advised) {
-      unmoved.append_if_missing(label);
+    if (!is_in_h2(root) && PSParallelCompact::mark_bitmap()->is_marked(root)) {
+      const bool advised = TeraHeapRoots::is_movable(label);
+      groups.append(TeraHeapMoveTask::Group{root, label, advised, false});
+      any_movable |= advised;
     }
   });
+  // Read while the program's static fields still hold H1 addresses.
+  const TeraHeapSingletons* singletons = any_movable ? new TeraHeapSingletons() : NULL;
+  TeraHeapMoveShared shared;
+  TeraHeapMoveTask task(_regions, singletons, &groups, &shared, pressure, live, target);
+  if (any_movable && groups.is_nonempty()) {
+    ParallelScavengeHeap::heap()->workers().run_task(&task);
+  }
+  size_t objects = task.objects_moved();
+  size_t too_large = task.too_large();
+  uint movers = task.workers_moving();
   // A hint is used up by the GC that moves its group; one that could not stays.
+  GrowableArray<jlong> unmoved;
+  for (int i = 0; i < groups.length(); i++) {
+    if (groups.at(i).left) {
+      unmoved.append_if_missing(groups.at(i).label);
+    }
+  }
   TeraHeapRoots::consume_hints(&unmoved);
   if (TeraHeapStressMove) {
+    TeraHeapMover mover(_regions, singletons, &shared);
     stress_move(&mover);
+    mover.finish();
+    movers += mover.objects_moved() > 0 ? 1 : 0;
+    objects += mover.objects_moved();
+    too_large += mover.too_large();
   }
-  _moved_this_gc = mover.objects_moved() > 0;
+  const size_t words = Atomic::load(&shared.words_moved);
+  const bool h2_full = Atomic::load(&shared.h2_full);
+  _moved_this_gc = objects > 0;
   if (_moved_this_gc) {
     _regions->sort_in_use();
     TeraHeapForwarding::moves_done();
     TeraHeapMover::redirect_h1_references();
   }
 
-  _bytes_moved += mover.words_moved() * HeapWordSize;
-  _objects_moved += mover.objects_moved();
+  _bytes_moved += words * HeapWordSize;
+  _objects_moved += objects;
   const bool storage_full = _regions->take_storage_full();
-  if ((mover.h2_full() || mover.too_large() > 0) && !_reported_full) {
+  if ((h2_full || too_large > 0) && !_reported_full) {
     _reported_full = true;
     if (storage_full) {
       log_warning(gc, teraheap)("H2's file system is full (%s, " SIZE_FORMAT "M of H2 in use): objects that "
@@ -216,10 +237,10 @@ void TeraHeap::collect() {
   }
   const double seconds = (os::javaTimeNanos() - start) / 1e9;
   TeraHeapH1Sizer::add_h2_seconds(seconds);
-  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms%s; freed " SIZE_FORMAT
+  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms on %u threads%s; freed " SIZE_FORMAT
                          " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
-                         mover.objects_moved(), mover.words_moved() * HeapWordSize / K,
-                         seconds * 1e3, pressure ? " (H1 above the high threshold)" : "",
+                         objects, words * HeapWordSize / K,
+                         seconds * 1e3, movers, pressure ? " (H1 above the high threshold)" : "",
                          freed, _regions->used_bytes() / M, _h2.byte_size() / M, _regions->regions_in_use());
   log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
                           "object starts " SIZE_FORMAT "K committed",
@@ -227,9 +248,9 @@ void TeraHeap::collect() {
                           _regions->object_starts()->committed_bytes() / K);
 }
 
-void TeraHeap::adjust_h2(ParCompactionManager* cm) {
+void TeraHeap::adjust_h2() {
   const jlong start = os::javaTimeNanos();
-  TeraHeapCards::adjust(_regions, cm);
+  TeraHeapCards::adjust(_regions);
   // Live H1 objects were redirected when the groups moved, roots and H2 just now:
   // compaction will meet no reference to an old copy.
   _moved_this_gc = false;

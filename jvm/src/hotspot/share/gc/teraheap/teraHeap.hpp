@@ -79,7 +79,7 @@ public:
   // adjust_h2 roots and H2 may still refer to old copies; outside that window
   // only the range check is made. (teraHeap.inline.hpp)
   template <class T> static inline bool adjust_pointer(T* p, oop obj);
-  static void adjust_h2(ParCompactionManager* cm);
+  static void adjust_h2();
 
   // Minor GC: worker `worker_id` of `workers` scans its share of H2's cards.
   static void scavenge_backward_references(uint worker_id, uint workers);

@@ -92,12 +92,13 @@ void TeraHeapCardResidency::note_written(const CardTable::CardValue* from, const
 
 void TeraHeapCardResidency::pages_changed(char* from, char* to, bool committed) {
   assert(is_aligned(from, os::vm_page_size()) && is_aligned(to, os::vm_page_size()), "whole pages");
+  // Atomically: movers note pages written beside the region being opened.
   if (!committed) {
-    _resident->clear_range(page_of(from), page_of(to));   // never to be read
+    _resident->par_at_put_range(page_of(from), page_of(to), false);   // never to be read
   } else if (lazy()) {
-    _resident->clear_range(page_of(from), page_of(to));   // untouched: all clean
+    _resident->par_at_put_range(page_of(from), page_of(to), false);   // untouched: all clean
   } else {
-    _resident->set_range(page_of(from), page_of(to));
+    _resident->par_at_put_range(page_of(from), page_of(to), true);
   }
 }
 

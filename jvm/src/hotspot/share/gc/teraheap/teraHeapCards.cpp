@@ -10,6 +10,7 @@
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/parallel/psPromotionManager.inline.hpp"
 #include "gc/parallel/psScavenge.inline.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
@@ -20,6 +21,7 @@
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
 #include "oops/oop.inline.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/os.hpp"
 #include "utilities/align.hpp"
 
@@ -334,19 +336,35 @@ public:
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
-void TeraHeapCards::adjust(TeraHeapRegions* regions, ParCompactionManager* cm) {
-  TeraHeapAdjustClosure cl(cm, regions);
-  for (int k = 0; k < regions->in_use_count(); k++) {
-    const uint r = regions->in_use_region(k);
-    if (!regions->has_cards(r)) {
-      continue;
+// The regions in use, claimed one at a time by the GC workers: after a move,
+// the regions just filled hold most of the cards to adjust.
+class TeraHeapAdjustTask : public AbstractGangTask {
+  TeraHeapRegions* _regions;
+  volatile int     _next;
+
+public:
+  TeraHeapAdjustTask(TeraHeapRegions* regions) :
+    AbstractGangTask("TeraHeap adjust H2"), _regions(regions), _next(0) {}
+
+  void work(uint worker_id) {
+    TeraHeapAdjustClosure cl(ParCompactionManager::gc_thread_compaction_manager(worker_id), _regions);
+    for (int k = Atomic::fetch_and_add(&_next, 1); k < _regions->in_use_count(); k = Atomic::fetch_and_add(&_next, 1)) {
+      const uint r = _regions->in_use_region(k);
+      if (!_regions->has_cards(r)) {
+        continue;
+      }
+      walk_cards(_regions, r, false,
+                 [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+                 [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                   cl.start_card(mr);
+                   iterate_fields(obj, mr, &cl);
+                   *card = cl.state();
+                 });
     }
-    walk_cards(regions, r, false,
-               [](CardValue v) { return v != clean; },
-               [&](CardValue* card, MemRegion mr, HeapWord* obj) {
-                 cl.start_card(mr);
-                 iterate_fields(obj, mr, &cl);
-                 *card = cl.state();
-               });
   }
+};
+
+void TeraHeapCards::adjust(TeraHeapRegions* regions) {
+  TeraHeapAdjustTask task(regions);
+  ParallelScavengeHeap::heap()->workers().run_task(&task);
 }

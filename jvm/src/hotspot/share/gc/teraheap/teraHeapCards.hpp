@@ -58,7 +58,8 @@ public:
 
   // Full GC, after the new addresses are known: updates the H1 referents of
   // every non-clean card and sets each card's state from what it refers to.
-  static void adjust(TeraHeapRegions* regions, ParCompactionManager* cm);
+  // On all GC workers, a region at a time.
+  static void adjust(TeraHeapRegions* regions);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP

@@ -8,6 +8,8 @@
 #include "gc/shared/collectedHeap.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "oops/oop.inline.hpp"
+#include "runtime/mutex.hpp"
+#include "runtime/mutexLocker.hpp"
 #include "utilities/growableArray.hpp"
 
 struct TeraHeapMove {
@@ -16,6 +18,7 @@ struct TeraHeapMove {
 };
 
 static GrowableArrayCHeap<TeraHeapMove, mtGC>* _exposed = NULL;
+static Mutex* _exposed_lock = NULL;   // movers record in parallel
 
 // The filler starts at most this many words before a region boundary
 // (dense_prefix_end - 3 in the collector's case d, or min_fill_size), or one
@@ -31,9 +34,7 @@ void TeraHeapForwarding::record(oop old_copy, oop copy) {
   if (!is_exposed(from)) {
     return;
   }
-  if (_exposed == NULL) {
-    _exposed = new GrowableArrayCHeap<TeraHeapMove, mtGC>(64);
-  }
+  MutexLocker ml(_exposed_lock, Mutex::_no_safepoint_check_flag);
   _exposed->append(TeraHeapMove{from, copy});
 }
 
@@ -75,6 +76,11 @@ oop TeraHeapForwarding::forwardee_or_null(oop obj) {
   // Unmarked: an old copy, or a dead object in a place that still holds dead
   // references (an nmethod being unloaded), left as the stock collector would.
   return obj->is_forwarded() ? obj->forwardee() : obj;
+}
+
+void TeraHeapForwarding::initialize() {
+  _exposed = new GrowableArrayCHeap<TeraHeapMove, mtGC>(64);
+  _exposed_lock = new Mutex(Mutex::leaf, "TeraHeapForwarding_lock", true, Mutex::_safepoint_check_never);
 }
 
 void TeraHeapForwarding::moves_done() {

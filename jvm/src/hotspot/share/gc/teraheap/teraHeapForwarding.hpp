@@ -18,7 +18,8 @@
 // looked up first.
 class TeraHeapForwarding : AllStatic {
 public:
-  // The move of `old_copy` to `copy`; kept if the old copy's header is exposed.
+  static void initialize();
+  // The move of `old_copy` to `copy`; kept if the old copy's header is exposed. Any GC worker.
   static void record(oop old_copy, oop copy);
   // The moves of this full GC are done: readies the lookups, which the GC
   // workers then make in parallel.

@@ -4,11 +4,12 @@
 
 #include "precompiled.hpp"
 #include "classfile/symbolTable.hpp"
+#include "gc/parallel/parMarkBitMap.inline.hpp"
 #include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psOldGen.hpp"
-#include "gc/parallel/psYoungGen.hpp"
-#include "gc/parallel/parMarkBitMap.inline.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/parallel/psYoungGen.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
@@ -23,8 +24,10 @@
 #include "oops/instanceKlass.hpp"
 #include "oops/objArrayKlass.inline.hpp"
 #include "oops/objArrayOop.inline.hpp"
-#include "runtime/handles.inline.hpp"
 #include "oops/oop.inline.hpp"
+#include "runtime/atomic.hpp"
+#include "runtime/handles.inline.hpp"
+#include "runtime/orderAccess.hpp"
 #include "runtime/signature.hpp"
 #include "utilities/copy.hpp"
 
@@ -36,12 +39,42 @@ static Symbol* probe_symbol(const char* s) {
   return SymbolTable::probe(s, (int)strlen(s));
 }
 
-TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions) :
-  _regions(regions), _singletons(NULL), _work(1024), _scratch(elements_per_chunk), _transients(),
+TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
+                             TeraHeapMoveShared* shared) :
+  _regions(regions), _singletons(singletons), _shared(shared), _buffers(regions),
+  _work(1024), _scratch(elements_per_chunk), _transients(),
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
-  _label(0), _moving_root(false), _h2_full(false), _too_large(0), _objects(0), _words(0) {}
+  _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0) {
+  memset(_recorded, 0, sizeof(_recorded));
+}
+
+// Whether the pair is news to this mover: a small direct-mapped memory of
+// pairs seen, since an object's class and its region mostly repeat.
+bool TeraHeapMover::is_new(uintptr_t a, uintptr_t b) {
+  const uintptr_t h = (a * 31 + (b >> 3)) * 0x9E3779B97F4A7C15ULL;
+  Recorded* slot = &_recorded[(h >> 32) % recorded_slots];
+  if (slot->a == a && slot->b == b) {
+    return false;
+  }
+  slot->a = a;
+  slot->b = b;
+  return true;
+}
+
+void TeraHeapMover::record_klass(uint region, Klass* k) {
+  // A region index with the top bit set never equals a dependency's.
+  if (is_new((uintptr_t)region | ((uintptr_t)1 << 63), (uintptr_t)k)) {
+    _regions->record_klass(region, k);
+  }
+}
+
+void TeraHeapMover::record_dependency(uint from, uint to) {
+  if (from != to && is_new(from, to)) {
+    _regions->add_dependency_locked(from, to);
+  }
+}
 
 bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
   return _write_object_name != NULL && _write_object_signature != NULL &&
@@ -67,63 +100,82 @@ bool TeraHeapMover::can_move(oop obj) {
   if (_moving_root) {
     return true;   // tagged by the program: it moves even if a static field refers to it
   }
-  if (_singletons == NULL) {
-    _singletons = new TeraHeapSingletons();
-  }
-  return !_singletons->contains(obj);
+  return _singletons != NULL && !_singletons->contains(obj);
 }
 
 // Takes the old copy out of what the full GC will keep: its mark bits, and
-// its words in the per-region live data the summary phase adds up.
+// its words in the per-region live data the summary phase adds up. Other
+// workers do the same for objects beside it, so both change atomically.
 void TeraHeapMover::unmark(oop old_copy, size_t words) {
-  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
   ParallelCompactData& sd = PSParallelCompact::summary_data();
   HeapWord* const beg = cast_from_oop<HeapWord*>(old_copy);
   HeapWord* const last = beg + words - 1;
-  bitmap->clear_range(bitmap->addr_to_bit(beg), bitmap->addr_to_bit(last) + 1);
+  PSParallelCompact::mark_bitmap()->par_unmark_obj(beg, words);
 
   const size_t beg_region = sd.addr_to_region_idx(beg);
   const size_t end_region = sd.addr_to_region_idx(last);
   ParallelCompactData::RegionData* first = sd.region(beg_region);
   if (beg_region == end_region) {
-    first->set_live_obj_size(first->live_obj_size() - words);
+    first->sub_live_obj(words);
     return;
   }
-  first->set_live_obj_size(first->live_obj_size() - (ParallelCompactData::RegionSize - sd.region_offset(beg)));
+  first->sub_live_obj(ParallelCompactData::RegionSize - sd.region_offset(beg));
+  // The regions the object reaches into hold only its own record.
   for (size_t r = beg_region + 1; r <= end_region; r++) {
     sd.region(r)->set_partial_obj_size(0);
     sd.region(r)->set_partial_obj_addr(NULL);
   }
 }
 
+// Another mover may have moved obj since its mark word was read: the bitmap
+// lost it after the forwarding pointer went in, so a second look finds that.
+static oop forwardee_if_moved(oop obj) {
+  OrderAccess::loadload();
+  markWord mark = obj->mark_acquire();
+  return mark.is_marked() ? cast_to_oop(mark.decode_pointer()) : oop(NULL);
+}
+
 oop TeraHeapMover::copy(oop obj) {
-  if (obj->is_forwarded()) {
-    return obj->forwardee();
+  markWord mark = obj->mark_acquire();
+  if (mark.is_marked()) {
+    return cast_to_oop(mark.decode_pointer());
   }
-  if (_h2_full || !can_move(obj)) {
-    return NULL;
+  if (!can_move(obj)) {
+    return forwardee_if_moved(obj);
+  }
+  if (h2_full()) {
+    _left_behind++;
+    return forwardee_if_moved(obj);
   }
   const size_t words = obj->size();
-  HeapWord* to = _regions->allocate(_label, words);
+  HeapWord* to = _buffers.allocate(_label, words);
   if (to == NULL) {
     // No room for one region's worth: H2 is full. No run of free regions for
     // a larger object: smaller ones may still fit.
     if (words <= _regions->region_words()) {
-      _h2_full = true;
+      Atomic::store(&_shared->h2_full, true);
     } else {
       _too_large++;
     }
-    return NULL;
+    _left_behind++;
+    return forwardee_if_moved(obj);
   }
-  // The mark word goes along: identity hash, lock state and age stay as they were.
+  // The mark word goes along: identity hash, lock state and age stay as they
+  // were. Set again after the copy, which may have caught a forwarding
+  // pointer another mover just installed.
   Copy::aligned_disjoint_words(cast_from_oop<HeapWord*>(obj), to, words);
   oop moved = cast_to_oop(to);
+  moved->set_mark(mark);
+  oop first = obj->forward_to_atomic(moved, mark);
+  if (first != NULL) {
+    _buffers.undo(_label, to, words);
+    return first;
+  }
   _regions->object_starts()->record(to);
-  _regions->record_klass(_regions->index_of(to), obj->klass());
+  record_klass(_regions->index_of(to), obj->klass());
   // Its fields still refer to H1 until followed; the full GC's adjust step
   // reads these cards and settles their states.
   TeraHeapCards::dirty_range(MemRegion(to, words));
-  obj->forward_to(moved);
   TeraHeapForwarding::record(obj, moved);
   unmark(obj, words);
   _objects++;
@@ -162,15 +214,16 @@ GrowableArray<int>* TeraHeapMover::transient_offsets(Klass* k) {
 // the adjust step keeps the card non-clean.
 class TeraHeapPushFieldsClosure : public BasicOopIterateClosure {
   TeraHeapRegions* _regions;
+  TeraHeapMover* _mover;
   GrowableArray<void*>* _slots;
   address _base;
   uint _region;
   GrowableArray<int>* _transient;
 
 public:
-  TeraHeapPushFieldsClosure(TeraHeapRegions* regions, GrowableArray<void*>* slots, oop copy,
-                            GrowableArray<int>* transient) :
-    _regions(regions), _slots(slots), _base(cast_from_oop<address>(copy)),
+  TeraHeapPushFieldsClosure(TeraHeapRegions* regions, TeraHeapMover* mover, GrowableArray<void*>* slots,
+                            oop copy, GrowableArray<int>* transient) :
+    _regions(regions), _mover(mover), _slots(slots), _base(cast_from_oop<address>(copy)),
     _region(regions->index_of(copy)), _transient(transient) {}
 
   template <class T> void do_oop_work(T* p) {
@@ -180,7 +233,7 @@ public:
     }
     oop target = CompressedOops::decode_not_null(heap_oop);
     if (TeraHeap::is_in_h2(target)) {
-      _regions->add_dependency(_region, _regions->index_of(target));
+      _mover->record_dependency(_region, _regions->index_of(target));
     } else if (_transient == NULL || !_transient->contains((int)((address)p - _base))) {
       _slots->push(p);
     }   // else a transient field: its target stays in H1, a backward reference
@@ -207,7 +260,7 @@ void TeraHeapMover::push_fields(oop copy) {
     }
   }
   _scratch.clear();
-  TeraHeapPushFieldsClosure cl(_regions, &_scratch, copy, transient);
+  TeraHeapPushFieldsClosure cl(_regions, this, &_scratch, copy, transient);
   copy->oop_iterate(&cl);
   for (int i = _scratch.length() - 1; i >= 0; i--) {
     _work.push(Work{_scratch.at(i), -1});
@@ -222,7 +275,7 @@ void TeraHeapMover::push_elements(objArrayOop copy, int from) {
     _work.push(Work{(void*)copy, end});
   }
   _scratch.clear();
-  TeraHeapPushFieldsClosure cl(_regions, &_scratch, copy, NULL);
+  TeraHeapPushFieldsClosure cl(_regions, this, &_scratch, copy, NULL);
   copy->oop_iterate_range(&cl, from, end);
   for (int i = _scratch.length() - 1; i >= 0; i--) {
     _work.push(Work{_scratch.at(i), -1});
@@ -240,12 +293,13 @@ template <class T> void TeraHeapMover::move_field(T* p) {
     RawAccess<IS_NOT_NULL>::oop_store(p, moved);
     target = moved;
   }
-  _regions->add_dependency(_regions->index_of(p), _regions->index_of(target));
+  record_dependency(_regions->index_of(p), _regions->index_of(target));
 }
 
 bool TeraHeapMover::move_group(oop root, jlong label) {
   _label = label;
-  const size_t too_large = _too_large;
+  const size_t left_behind = _left_behind;
+  const size_t words = _words;
   _moving_root = true;
   copy(root);
   _moving_root = false;
@@ -259,7 +313,8 @@ bool TeraHeapMover::move_group(oop root, jlong label) {
       move_field((oop*)w.slot_or_array);
     }
   }
-  return !_h2_full && _too_large == too_large;
+  Atomic::add(&_shared->words_moved, _words - words);
+  return _left_behind == left_behind;
 }
 
 class TeraHeapRedirectClosure : public BasicOopIterateClosure {
@@ -279,20 +334,58 @@ public:
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
-static void redirect_in(MutableSpace* space, TeraHeapRedirectClosure* cl) {
-  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
-  HeapWord* const top = space->top();
-  for (HeapWord* p = bitmap->find_obj_beg(space->bottom(), top); p < top;
-       p = bitmap->find_obj_beg(p + cast_to_oop(p)->size(), top)) {
-    cast_to_oop(p)->oop_iterate(cl);
+// The spaces of H1 cut into stripes that GC workers claim one at a time. A
+// stripe's worker redirects the objects that start in it, to their ends.
+class TeraHeapRedirectTask : public AbstractGangTask {
+  static const size_t stripe_words = 256 * K;
+  static const int spaces = 4;
+
+  MutableSpace* _space[spaces];
+  size_t        _first_stripe[spaces + 1];   // stripe numbers where each space begins
+  volatile size_t _next;
+
+  static void redirect_stripe(HeapWord* from, HeapWord* to, TeraHeapRedirectClosure* cl) {
+    ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+    for (HeapWord* p = bitmap->find_obj_beg(from, to); p < to; ) {
+      oop obj = cast_to_oop(p);
+      obj->oop_iterate(cl);
+      HeapWord* const next = p + obj->size();
+      if (next >= to) {
+        break;
+      }
+      p = bitmap->find_obj_beg(next, to);
+    }
   }
-}
+
+public:
+  TeraHeapRedirectTask() : AbstractGangTask("TeraHeap redirect H1 references"), _next(0) {
+    ParallelScavengeHeap* heap = ParallelScavengeHeap::heap();
+    _space[0] = heap->old_gen()->object_space();
+    _space[1] = heap->young_gen()->eden_space();
+    _space[2] = heap->young_gen()->from_space();
+    _space[3] = heap->young_gen()->to_space();
+    _first_stripe[0] = 0;
+    for (int i = 0; i < spaces; i++) {
+      const size_t used = pointer_delta(_space[i]->top(), _space[i]->bottom());
+      _first_stripe[i + 1] = _first_stripe[i] + (used + stripe_words - 1) / stripe_words;
+    }
+  }
+
+  void work(uint worker_id) {
+    TeraHeapRedirectClosure cl;
+    for (size_t n = Atomic::fetch_and_add(&_next, (size_t)1); n < _first_stripe[spaces];
+         n = Atomic::fetch_and_add(&_next, (size_t)1)) {
+      int i = 0;
+      while (n >= _first_stripe[i + 1]) {
+        i++;
+      }
+      HeapWord* const from = _space[i]->bottom() + (n - _first_stripe[i]) * stripe_words;
+      redirect_stripe(from, MIN2(from + stripe_words, _space[i]->top()), &cl);
+    }
+  }
+};
 
 void TeraHeapMover::redirect_h1_references() {
-  ParallelScavengeHeap* heap = ParallelScavengeHeap::heap();
-  TeraHeapRedirectClosure cl;
-  redirect_in(heap->old_gen()->object_space(), &cl);
-  redirect_in(heap->young_gen()->eden_space(), &cl);
-  redirect_in(heap->young_gen()->from_space(), &cl);
-  redirect_in(heap->young_gen()->to_space(), &cl);
+  TeraHeapRedirectTask task;
+  ParallelScavengeHeap::heap()->workers().run_task(&task);
 }

@@ -5,7 +5,9 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP
 
+#include "gc/teraheap/teraHeapMoveBuffers.hpp"
 #include "memory/allocation.hpp"
+#include "runtime/atomic.hpp"
 #include "oops/oopsHierarchy.hpp"
 #include "utilities/growableArray.hpp"
 #include "utilities/resourceHash.hpp"
@@ -15,20 +17,31 @@ class Symbol;
 class TeraHeapRegions;
 class TeraHeapSingletons;
 
+// What the movers of one full GC share.
+struct TeraHeapMoveShared {
+  volatile bool   h2_full;       // a claim of a region's size failed: nothing more fits
+  volatile size_t words_moved;   // by every mover, counted per group moved
+
+  TeraHeapMoveShared() : h2_full(false), words_moved(0) {}
+};
+
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
 // full GC, after marking and before the collector computes new addresses.
-// Depth-first from a stack of H2 fields still to follow: each object is copied
-// into a region of the group's label, the old copy's mark word becomes a
-// forwarding pointer (the copy keeps the original mark), and the old copy
-// leaves the mark bitmap and the live-data summary, so compaction treats it as
-// free space; then the copy's fields are pushed, the first on top. An object
-// array's elements are pushed a chunk at a time, as the collector's own
-// marking does, so a huge array costs a bounded stack. Before compaction
-// overwrites the old copies, every H1 reference to them is redirected
-// (redirect_h1_references). What the mover skips: transient fields, as a
-// serializer would (but not those of a class that writes them itself with a
-// writeObject method, as collections do), Class objects, class loaders,
-// java.lang.ref.Reference objects and the program's singletons
+// One mover per GC worker; they move different groups at once
+// (TeraHeapMoveTask) and meet only on objects that groups share, where the
+// first to install its forwarding pointer wins and the other takes its copy
+// back. Depth-first from a stack of H2 fields still to follow: each object is
+// copied into the worker's buffer for the group's label, the old copy's mark
+// word becomes a forwarding pointer (the copy keeps the original mark), and
+// the old copy leaves the mark bitmap and the live-data summary, so compaction
+// treats it as free space; then the copy's fields are pushed, the first on
+// top. An object array's elements are pushed a chunk at a time, as the
+// collector's own marking does, so a huge array costs a bounded stack. Before
+// compaction overwrites the old copies, every H1 reference to them is
+// redirected (redirect_h1_references). What the mover skips: transient
+// fields, as a serializer would (but not those of a class that writes them
+// itself with a writeObject method, as collections do), Class objects, class
+// loaders, java.lang.ref.Reference objects and the program's singletons
 // (TeraHeapSingletons); they stay in H1 and become backward references, found
 // later through H2's cards.
 class TeraHeapMover : public StackObj {
@@ -42,20 +55,33 @@ class TeraHeapMover : public StackObj {
     int   index;
   };
 
+  // Region metadata this mover has recorded lately (a class in a region, a
+  // link between regions), so that it takes the regions' lock only for news.
+  struct Recorded {
+    uintptr_t a;
+    uintptr_t b;
+  };
+  static const int recorded_slots = 256;
+
   TeraHeapRegions*    _regions;
-  TeraHeapSingletons* _singletons;    // found at the first move of this GC
+  const TeraHeapSingletons* _singletons;   // NULL if only roots may move
+  TeraHeapMoveShared* _shared;
+  TeraHeapMoveBuffers _buffers;
   GrowableArray<Work> _work;
   GrowableArray<void*> _scratch;  // one object's fields, before they are pushed in order
   TransientFields     _transients;
+  Recorded            _recorded[recorded_slots];
   Symbol*             _write_object_name;
   Symbol*             _write_object_signature;
   jlong               _label;
   bool                _moving_root;
-  bool                _h2_full;       // a region-sized allocation failed: nothing more fits
+  size_t              _left_behind;   // objects that did not fit in H2
   size_t              _too_large;     // objects larger than a region that found no room
   size_t              _objects;
   size_t              _words;
 
+  bool is_new(uintptr_t a, uintptr_t b);
+  void record_klass(uint region, Klass* k);
   void unmark(oop old_copy, size_t words);
   GrowableArray<int>* transient_offsets(Klass* k);
   bool writes_own_serial_form(InstanceKlass* ik) const;
@@ -64,7 +90,7 @@ class TeraHeapMover : public StackObj {
   template <class T> void move_field(T* p);
 
 public:
-  TeraHeapMover(TeraHeapRegions* regions);
+  TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons* singletons, TeraHeapMoveShared* shared);
 
   bool can_move(oop obj);
   // Moves the group of `root` to `label`'s regions. False if some of it did
@@ -72,16 +98,20 @@ public:
   bool move_group(oop root, jlong label);
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);
+  // Ends this mover's part of the move: H2 walkable again.
+  void finish() { _buffers.retire_all(); }
+  // Records a link from an H2 field's region to its target's region (same label: kept).
+  void record_dependency(uint from, uint to);
 
   size_t objects_moved() const { return _objects; }
   size_t words_moved() const { return _words; }
-  bool h2_full() const { return _h2_full; }
+  bool h2_full() const { return Atomic::load(&_shared->h2_full); }
   size_t too_large() const { return _too_large; }
 
   // Points every reference that live H1 objects hold to a moved object at its
-  // H2 copy. Needed once per full GC that moved something: compaction reuses
-  // the old copies' space, forwarding pointers included. Roots and H2's own
-  // references are adjusted later (TeraHeapForwarding).
+  // H2 copy, on all GC workers. Needed once per full GC that moved something:
+  // compaction reuses the old copies' space, forwarding pointers included.
+  // Roots and H2's own references are adjusted later (TeraHeapForwarding).
   static void redirect_h1_references();
 };
 

@@ -14,8 +14,10 @@ class TeraHeapTablePages;
 
 // Where objects start in H2, so that a card can be read from the first object
 // that reaches into it. One 16-bit entry per 32 KB block of H2: the word
-// offset of the first object that starts in the block, or `none`. H2 fills
-// upwards, so the first start recorded stays. A region's first block starts
+// offset of an object that starts in the block, or `none`. The first start
+// recorded stays: mostly the block's first object, but movers filling two
+// buffers that meet in a block may record out of order, and a lookup below
+// the entry walks from an earlier block instead. A region's first block starts
 // with an object, so a lookup never leaves the region. 64 KB per GB of H2 in
 // use (64 MB per TB), for a lookup that walks at most one block of object
 // headers: a card is looked up only when a collector must read it.
@@ -40,7 +42,8 @@ public:
   void commit(MemRegion mr);
   void release(MemRegion mr, const TeraHeapRegions* regions);
 
-  // An object was placed at p, above every object before it in its region.
+  // An object was placed at p. Any GC worker: two racing over an entry both
+  // write a start in its block.
   void record(HeapWord* p) {
     const size_t b = block_of(p);
     if (_entries[b] == none) {

@@ -21,6 +21,8 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _count((uint)(h2.byte_size() / region_size)),
     _file(file),
     _releaser(new TeraHeapStorageReleaser(file, region_size, _count)),
+    _claim_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_claim_lock", true, Mutex::_safepoint_check_never)),
+    _metadata_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_metadata_lock", true, Mutex::_safepoint_check_never)),
     _pending_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_lock", true, Mutex::_safepoint_check_never)),
     _pending(16),
     _pending_count(0),
@@ -123,56 +125,93 @@ void TeraHeapRegions::release(MemRegion mr) {
   _releaser->release(raw_index_of(mr.start()), raw_index_of(mr.start()) + (uint)(mr.word_size() / _region_words));
 }
 
-HeapWord* TeraHeapRegions::allocate(jlong label, size_t words) {
-  if (words > _region_words) {
-    // Contiguous regions of its own; the last one's tail stays unused.
-    const uint n = (uint)((words + _region_words - 1) / _region_words);
-    uint first;
-    if (!claim_free_run(n, &first)) {
-      return NULL;
-    }
-    for (uint i = first; i < first + n; i++) {
-      if (!open(i, label, first)) {
-        for (uint j = first; j < i; j++) {
-          _top[j] = NULL;
-          _start[j] = j;
-          _regions_in_use--;
-        }
-        if (i > first) {
-          release(MemRegion(bottom(first), bottom(i)));
-        }
-        return NULL;
-      }
-      _top[i] = bottom(i + 1);
-    }
-    _in_use.append(first);
-    // The start region's top stands for the whole object when walking it.
-    _top[first] = bottom(first) + words;
-    return bottom(first);
-  }
-
-  uint r = open_region_of(label);
-  if (r != UINT_MAX && !is_free(r) && _label[r] == label && _start[r] == r &&
-      pointer_delta(bottom(r) + _region_words, _top[r]) >= words) {
-    HeapWord* result = _top[r];
-    _top[r] += words;
-    _has_cards[r] = true;
-    return result;
-  }
-  // No free region: H2 is full for this label. Another label's open region
-  // may still have room, but objects put there would live and die with that
-  // label's region, and keep their H1 referents alive with it.
-  if (!claim_free_run(1, &r) || !open(r, label, r)) {
+// Contiguous regions of its own for an object larger than a region; the last
+// one's tail stays unused.
+HeapWord* TeraHeapRegions::claim_run(jlong label, size_t words) {
+  const uint n = (uint)((words + _region_words - 1) / _region_words);
+  uint first;
+  if (!claim_free_run(n, &first)) {
     return NULL;
   }
-  _in_use.append(r);
-  set_open_region(label, r);
+  for (uint i = first; i < first + n; i++) {
+    if (!open(i, label, first)) {
+      for (uint j = first; j < i; j++) {
+        _top[j] = NULL;
+        _start[j] = j;
+        _regions_in_use--;
+      }
+      if (i > first) {
+        release(MemRegion(bottom(first), bottom(i)));
+      }
+      return NULL;
+    }
+    _top[i] = bottom(i + 1);
+  }
+  _in_use.append(first);
+  // The start region's top stands for the whole object when walking it.
+  _top[first] = bottom(first) + words;
+  return bottom(first);
+}
+
+HeapWord* TeraHeapRegions::claim(jlong label, size_t min_words, size_t want_words, size_t* got) {
+  assert(min_words <= want_words, "a range");
+  MutexLocker ml(_claim_lock, Mutex::_no_safepoint_check_flag);
+  if (min_words > _region_words) {
+    *got = min_words;
+    return claim_run(label, min_words);
+  }
+  uint r = open_region_of(label);
+  if (r == UINT_MAX || is_free(r) || _label[r] != label || _start[r] != r ||
+      pointer_delta(bottom(r) + _region_words, _top[r]) < min_words) {
+    // No free region: H2 is full for this label. Another label's open region
+    // may still have room, but objects put there would live and die with that
+    // label's region, and keep their H1 referents alive with it.
+    if (!claim_free_run(1, &r) || !open(r, label, r)) {
+      return NULL;
+    }
+    _in_use.append(r);
+    set_open_region(label, r);
+  }
+  *got = MIN2(want_words, pointer_delta(bottom(r) + _region_words, _top[r]));
   HeapWord* result = _top[r];
-  _top[r] += words;
+  _top[r] += *got;
+  _has_cards[r] = true;
   return result;
 }
 
+void TeraHeapRegions::free_run(uint first, uint end) {
+  for (uint j = first; j < end; j++) {
+    _top[j] = NULL;
+    _start[j] = j;
+    if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
+    if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
+  }
+  release(MemRegion(bottom(first), bottom(end)));
+  if (first < _free_hint) {
+    _free_hint = first;
+  }
+}
+
+bool TeraHeapRegions::retract(HeapWord* p, size_t words) {
+  MutexLocker ml(_claim_lock, Mutex::_no_safepoint_check_flag);
+  const uint r = index_of(p);
+  if (words > _region_words) {
+    assert(p == bottom(r) && _top[r] == p + words, "an object with regions of its own");
+    const uint n = (uint)((words + _region_words - 1) / _region_words);
+    free_run(r, r + n);
+    _in_use.delete_at(_in_use.find_from_end(r));
+    _regions_in_use -= n;
+    return true;
+  }
+  if (_top[r] != p + words) {
+    return false;
+  }
+  _top[r] = p;
+  return true;
+}
+
 void TeraHeapRegions::record_klass(uint region, Klass* k) {
+  MutexLocker ml(_metadata_lock, Mutex::_no_safepoint_check_flag);
   if (_klasses[region] == NULL) {
     _klasses[region] = new GrowableArrayCHeap<Klass*, mtGC>(4);
   }
@@ -226,6 +265,11 @@ bool TeraHeapRegions::add_dependency(uint from, uint to) {
   return true;
 }
 
+bool TeraHeapRegions::add_dependency_locked(uint from, uint to) {
+  MutexLocker ml(_metadata_lock, Mutex::_no_safepoint_check_flag);
+  return add_dependency(from, to);
+}
+
 size_t TeraHeapRegions::free_dead_regions() {
   size_t freed = 0;
   int kept = 0;
@@ -240,17 +284,8 @@ size_t TeraHeapRegions::free_dead_regions() {
     while (end < _count && !is_free(end) && _start[end] == i) {
       end++;
     }
-    for (uint j = i; j < end; j++) {
-      _top[j] = NULL;
-      _start[j] = j;
-      if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
-      if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
-      freed++;
-    }
-    release(MemRegion(bottom(i), bottom(end)));
-    if (i < _free_hint) {
-      _free_hint = i;
-    }
+    free_run(i, end);
+    freed += end - i;
   }
   _in_use.trunc_to(kept);
   // Forget open regions that were freed.

@@ -49,6 +49,10 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   GrowableArrayCHeap<uint, mtGC>**   _deps;     // to regions of the same label, kept
   GrowableArrayCHeap<Klass*, mtGC>** _klasses;
 
+  // Claims and their retractions, and region metadata, from GC workers moving in parallel.
+  Mutex*          _claim_lock;
+  Mutex*          _metadata_lock;
+
   // Live start regions whose cards this full GC has not read yet.
   Mutex*          _pending_lock;
   GrowableArrayCHeap<uint, mtGC> _pending;
@@ -71,6 +75,8 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   bool is_free(uint i) const { return _top[i] == NULL; }
   bool claim_free_run(uint n, uint* first);
   bool open(uint i, jlong label, uint start);
+  HeapWord* claim_run(jlong label, size_t words);
+  void free_run(uint first, uint end);
   void release(MemRegion mr);
   uint open_region_of(jlong label) const;
   void set_open_region(jlong label, uint region);
@@ -104,8 +110,17 @@ public:
   // Whether any region that overlaps mr is in use.
   bool any_in_use(MemRegion mr) const;
 
-  // Space for `words` in a region of `label`, or NULL when H2 is full.
-  HeapWord* allocate(jlong label, size_t words);
+  // Space in `label`'s regions for a mover's buffer: at least `min_words`, up
+  // to `want_words` as far as the label's open region has them (`*got` says
+  // how many); a fresh region when it has less than `min_words`. An object
+  // larger than a region gets regions of its own, exactly its size. NULL when
+  // H2 has no room. Any GC worker.
+  HeapWord* claim(jlong label, size_t min_words, size_t want_words, size_t* got);
+  // Gives back [p, p + words) if nothing was claimed after it in its region
+  // (or it is an object with regions of its own, which are freed): then true,
+  // and H2's walks end before it. Any GC worker.
+  bool retract(HeapWord* p, size_t words);
+  // Keeps k loaded while the region lives. Any GC worker.
   void record_klass(uint region, Klass* k);
   GrowableArrayCHeap<Klass*, mtGC>* klasses(uint region) { return _klasses[region]; }
 
@@ -120,8 +135,11 @@ public:
   uint claim_pending();
   // Records a reference from region `from` to region `to` if both hold the
   // same label: such links are kept for good. Returns false for another
-  // label's region, whose link its card must keep.
+  // label's region, whose link its card must keep. One thread per region `from`
+  // at a time (the collectors' card scans split H2 by region).
   bool add_dependency(uint from, uint to);
+  // The same, for movers, which may fill one region together.
+  bool add_dependency_locked(uint from, uint to);
   GrowableArrayCHeap<uint, mtGC>* dependencies(uint i) { return _deps[i]; }
   bool same_label(uint a, uint b) const { return _label[_start[a]] == _label[_start[b]]; }
   // Whether the full GC's adjust step must read the region's cards.
