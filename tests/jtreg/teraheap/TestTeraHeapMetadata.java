@@ -250,7 +250,9 @@ public class TestTeraHeapMetadata {
             Matcher m = Pattern.compile("REGIONS (\\d+)").matcher(out.getStdout());
             check(m.find(), "child printed its regions");
             long regions = Long.parseLong(m.group(1));
-            check(regions >= 8 && regions <= 9, "256 MB in 8 regions of 32 MB: " + regions);
+            // Eight labels of 32 MB: a region each, and another where GC workers moving a label
+            // side by side left the ends of their buffers unused (at most 1 MB per worker).
+            check(regions >= 8 && regions <= 16, "256 MB of 8 labels in 8 to 16 regions of 32 MB: " + regions);
             long maxCards = 0;
             long maxStarts = 0;
             for (long[] line : metadataLines(out)) {
@@ -261,11 +263,12 @@ public class TestTeraHeapMetadata {
                     + h2Size + " of H2): " + maxCards + "K of cards, " + maxStarts + "K of object starts");
             // Cards the program does not write take no DRAM: once the moved groups' cards are
             // found clean, their pages go back to the kernel. Stores bring back only their pages
-            // (64 groups of 4 MB: one or two pages of 4 KB each, 2 MB of H2 per page).
+            // (64 groups of 4 MB: one or two pages of 4 KB each, 2 MB of H2 per page; fewer where
+            // GC workers moving side by side put several groups' root arrays in one page).
             long quiet = metadataAfter(out, "quiet")[2];
             check(quiet == 0, "no card page resident in a quiet H2 (" + h2Size + "): " + quiet + "K");
             long stored = metadataAfter(out, "stored")[2];
-            check(stored >= 64 * 4 && stored <= 64 * 2 * 4, "the stored-into pages resident: " + stored + "K");
+            check(stored >= 64 && stored <= 64 * 2 * 4, "the stored-into pages resident: " + stored + "K");
             List<long[]> lines = metadataLines(out);
             long[] last = lines.get(lines.size() - 1);
             check(last[0] == 0 && last[1] == 0 && last[2] == 0,

@@ -107,9 +107,11 @@ public class TestTeraHeapSemantics {
     public static class Threshold {
         public static void main(String[] args) {
             List<long[][]> groups = new ArrayList<>();
-            // About 80% of a 64M heap's old generation in 16 groups of 2M each.
-            for (int g = 0; g < 16; g++) {
-                long[][] group = new long[64][];
+            // About 80% of a 64M heap's old generation in 64 groups of 512K each: enough that
+            // the groups other GC workers (up to 8 here) are still moving when the low threshold
+            // is reached cannot take them all.
+            for (int g = 0; g < 64; g++) {
+                long[][] group = new long[16][];
                 for (int i = 0; i < group.length; i++) {
                     group[i] = new long[4000];
                     group[i][0] = g;

@@ -172,7 +172,7 @@ static void walk_cards(TeraHeapRegions* regions, uint r, bool give_back, Wanted 
       // is the one. Otherwise jump with the start table when far behind, or walk.
       HeapWord* obj_end = obj + cast_to_oop(obj)->size();
       if (obj_end <= card_start && pointer_delta(card_start, obj_end) > 8 * CardTable::card_size_in_words) {
-        obj = starts->object_start(card_start);
+        obj = starts->object_start(card_start, bottom);
         obj_end = obj + cast_to_oop(obj)->size();
       }
       while (obj_end <= card_start) {

@@ -92,8 +92,10 @@ HeapWord* TeraHeapMoveBuffers::allocate(jlong label, size_t words) {
 
 void TeraHeapMoveBuffers::undo(jlong label, HeapWord* p, size_t words) {
   if (words > _regions->region_words()) {
-    const bool freed = _regions->retract(p, words);
-    assert(freed, "an object with regions of its own");
+    // Its regions stay, filled, until the next full GC finds them dead:
+    // freeing them now would rewrite card residency that other movers set.
+    CollectedHeap::fill_with_object(p, words);
+    _regions->object_starts()->record(p);
     return;
   }
   Buffer* b = buffer_of(label);

@@ -50,7 +50,8 @@ public:
   // Space for `words` in `label`'s regions; NULL when H2 has no room.
   HeapWord* allocate(jlong label, size_t words);
   // Takes back the space that the last allocate(label, words) returned at p:
-  // another worker copied the same object first.
+  // another worker copied the same object first. (An object larger than a
+  // region leaves a filler in its regions until the next full GC.)
   void undo(jlong label, HeapWord* p, size_t words);
   // Gives back or fills every buffer's unused tail.
   void retire_all();

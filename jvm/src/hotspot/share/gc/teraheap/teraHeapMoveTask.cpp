@@ -5,6 +5,7 @@
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapMoveTask.hpp"
 #include "memory/resourceArea.hpp"
+#include "oops/oop.inline.hpp"
 #include "runtime/atomic.hpp"
 
 TeraHeapMoveTask::TeraHeapMoveTask(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
@@ -24,7 +25,8 @@ void TeraHeapMoveTask::work(uint worker_id) {
     if ((g->advised || relieve) && !mover.h2_full() && mover.move_group(g->root, g->label)) {
       continue;
     }
-    g->left = g->advised;
+    // Left in H1 (in part), unless another group took it whole.
+    g->left = g->advised && !g->root->is_forwarded();
   }
   mover.finish();
   Atomic::add(&_objects, mover.objects_moved());

@@ -35,6 +35,9 @@
 // marking follows a chunk at a time.
 static const int elements_per_chunk = 512;
 
+// Words a mover copies between updates of the shared count.
+static const size_t words_per_count = 64 * K;
+
 static Symbol* probe_symbol(const char* s) {
   return SymbolTable::probe(s, (int)strlen(s));
 }
@@ -46,7 +49,7 @@ TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons*
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
-  _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0) {
+  _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0), _words_counted(0) {
   memset(_recorded, 0, sizeof(_recorded));
 }
 
@@ -127,12 +130,27 @@ void TeraHeapMover::unmark(oop old_copy, size_t words) {
   }
 }
 
+// Movers deciding whether H1 is relieved enough read the shared count.
+void TeraHeapMover::count_words() {
+  Atomic::add(&_shared->words_moved, _words - _words_counted);
+  _words_counted = _words;
+}
+
 // Another mover may have moved obj since its mark word was read: the bitmap
 // lost it after the forwarding pointer went in, so a second look finds that.
 static oop forwardee_if_moved(oop obj) {
   OrderAccess::loadload();
   markWord mark = obj->mark_acquire();
   return mark.is_marked() ? cast_to_oop(mark.decode_pointer()) : oop(NULL);
+}
+
+// H2 had no room for obj: it stays in H1, unless another mover copied it.
+oop TeraHeapMover::left_behind(oop obj) {
+  oop moved = forwardee_if_moved(obj);
+  if (moved == NULL) {
+    _left_behind++;
+  }
+  return moved;
 }
 
 oop TeraHeapMover::copy(oop obj) {
@@ -144,8 +162,7 @@ oop TeraHeapMover::copy(oop obj) {
     return forwardee_if_moved(obj);
   }
   if (h2_full()) {
-    _left_behind++;
-    return forwardee_if_moved(obj);
+    return left_behind(obj);
   }
   const size_t words = obj->size();
   HeapWord* to = _buffers.allocate(_label, words);
@@ -157,8 +174,7 @@ oop TeraHeapMover::copy(oop obj) {
     } else {
       _too_large++;
     }
-    _left_behind++;
-    return forwardee_if_moved(obj);
+    return left_behind(obj);
   }
   // The mark word goes along: identity hash, lock state and age stay as they
   // were. Set again after the copy, which may have caught a forwarding
@@ -180,6 +196,9 @@ oop TeraHeapMover::copy(oop obj) {
   unmark(obj, words);
   _objects++;
   _words += words;
+  if (_words - _words_counted >= words_per_count) {
+    count_words();
+  }
   push_fields(moved);
   return moved;
 }
@@ -299,7 +318,6 @@ template <class T> void TeraHeapMover::move_field(T* p) {
 bool TeraHeapMover::move_group(oop root, jlong label) {
   _label = label;
   const size_t left_behind = _left_behind;
-  const size_t words = _words;
   _moving_root = true;
   copy(root);
   _moving_root = false;
@@ -313,7 +331,7 @@ bool TeraHeapMover::move_group(oop root, jlong label) {
       move_field((oop*)w.slot_or_array);
     }
   }
-  Atomic::add(&_shared->words_moved, _words - words);
+  count_words();
   return _left_behind == left_behind;
 }
 

@@ -20,7 +20,7 @@ class TeraHeapSingletons;
 // What the movers of one full GC share.
 struct TeraHeapMoveShared {
   volatile bool   h2_full;       // a claim of a region's size failed: nothing more fits
-  volatile size_t words_moved;   // by every mover, counted per group moved
+  volatile size_t words_moved;   // by every mover, counted every few pages
 
   TeraHeapMoveShared() : h2_full(false), words_moved(0) {}
 };
@@ -79,8 +79,12 @@ class TeraHeapMover : public StackObj {
   size_t              _too_large;     // objects larger than a region that found no room
   size_t              _objects;
   size_t              _words;
+  size_t              _words_counted;  // in the shared count already
+
+  void count_words();
 
   bool is_new(uintptr_t a, uintptr_t b);
+  oop left_behind(oop obj);
   void record_klass(uint region, Klass* k);
   void unmark(oop old_copy, size_t words);
   GrowableArray<int>* transient_offsets(Klass* k);

@@ -33,18 +33,23 @@ void TeraHeapObjectStarts::commit(MemRegion mr) {
   _pages->commit(mr);
 }
 
-HeapWord* TeraHeapObjectStarts::object_start(HeapWord* addr) const {
-  assert(_h2.contains(addr), "in H2");
+HeapWord* TeraHeapObjectStarts::object_start(HeapWord* addr, HeapWord* bottom) const {
+  assert(_h2.contains(addr) && bottom <= addr, "in H2, in the region");
   size_t b = block_of(addr);
   HeapWord* start = _entries[b] == none ? NULL : block_start(b) + _entries[b];
   if (start == NULL || start > addr) {
-    // Some object before this block reaches into it: walk from the nearest
-    // block before with a start (within the region: its first block has one).
-    do {
-      assert(b > 0, "an object starts at the bottom of every region in use");
+    // Some object before this block reaches into it, or starts before the
+    // recorded one: walk from the nearest start in a block before, or from the
+    // region's bottom, where an object always starts.
+    const size_t first = block_of(bottom);
+    start = bottom;
+    while (b > first) {
       b--;
-    } while (_entries[b] == none);
-    start = block_start(b) + _entries[b];
+      if (_entries[b] != none) {
+        start = MAX2(bottom, block_start(b) + _entries[b]);
+        break;
+      }
+    }
   }
   for (HeapWord* next = start + cast_to_oop(start)->size(); next <= addr; next += cast_to_oop(next)->size()) {
     start = next;

@@ -15,10 +15,10 @@ class TeraHeapTablePages;
 // Where objects start in H2, so that a card can be read from the first object
 // that reaches into it. One 16-bit entry per 32 KB block of H2: the word
 // offset of an object that starts in the block, or `none`. The first start
-// recorded stays: mostly the block's first object, but movers filling two
+// recorded stays: mostly the block's first object, but movers filling
 // buffers that meet in a block may record out of order, and a lookup below
-// the entry walks from an earlier block instead. A region's first block starts
-// with an object, so a lookup never leaves the region. 64 KB per GB of H2 in
+// the entry walks from an earlier block instead, or from the region's bottom,
+// where an object always starts: a lookup never leaves the region. 64 KB per GB of H2 in
 // use (64 MB per TB), for a lookup that walks at most one block of object
 // headers: a card is looked up only when a collector must read it.
 class TeraHeapObjectStarts : public CHeapObj<mtGC> {
@@ -50,8 +50,9 @@ public:
       _entries[b] = (Entry)pointer_delta(p, block_start(b));
     }
   }
-  // The start of the object that covers addr, which must be inside a filled part of H2.
-  HeapWord* object_start(HeapWord* addr) const;
+  // The start of the object that covers addr, which must be inside a filled
+  // part of H2, in the region (or multi-region object) starting at bottom.
+  HeapWord* object_start(HeapWord* addr, HeapWord* bottom) const;
 
   size_t committed_bytes() const;
 };

@@ -194,15 +194,8 @@ void TeraHeapRegions::free_run(uint first, uint end) {
 
 bool TeraHeapRegions::retract(HeapWord* p, size_t words) {
   MutexLocker ml(_claim_lock, Mutex::_no_safepoint_check_flag);
+  assert(words <= _region_words, "within a region");
   const uint r = index_of(p);
-  if (words > _region_words) {
-    assert(p == bottom(r) && _top[r] == p + words, "an object with regions of its own");
-    const uint n = (uint)((words + _region_words - 1) / _region_words);
-    free_run(r, r + n);
-    _in_use.delete_at(_in_use.find_from_end(r));
-    _regions_in_use -= n;
-    return true;
-  }
   if (_top[r] != p + words) {
     return false;
   }

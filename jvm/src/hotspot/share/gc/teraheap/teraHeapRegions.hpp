@@ -116,9 +116,8 @@ public:
   // larger than a region gets regions of its own, exactly its size. NULL when
   // H2 has no room. Any GC worker.
   HeapWord* claim(jlong label, size_t min_words, size_t want_words, size_t* got);
-  // Gives back [p, p + words) if nothing was claimed after it in its region
-  // (or it is an object with regions of its own, which are freed): then true,
-  // and H2's walks end before it. Any GC worker.
+  // Gives back [p, p + words), within a region, if nothing was claimed after
+  // it there: then true, and H2's walks end before it. Any GC worker.
   bool retract(HeapWord* p, size_t words);
   // Keeps k loaded while the region lives. Any GC worker.
   void record_klass(uint region, Klass* k);
