@@ -202,6 +202,97 @@ int main() {
     for (size_t t : seen) check(t % align == 0, "unaligned target " + std::to_string(t));
   });
 
+  test("a shrink undone by GC time while the I/O wait stays is held off, longer each time in a row", [&] {
+    // SVD++ under a cap smaller than its data in H2: the I/O wait stays whatever H1's size, each
+    // shrink only brings minor GCs back to back, and the next decision grows H1 again.
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(window(0.5, 0.0, 100 * M, other));
+    const size_t top = p.target();
+    Policy::Decision d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink && !d.undone, std::string("I/O wait: ") + Policy::action_name(d.action));
+    d = p.decide(window(0.30, 0.15, 100 * M, other));
+    check(d.action == Policy::grow && d.undone, "the grow after it was not taken as undoing it");
+    check(d.to == top && d.held_level == top && d.held_seconds == Policy::hold_off_seconds,
+          "grew to " + mb(d.to) + ", no shrink below " + mb(d.held_level) + " for " + std::to_string(d.held_seconds) + "s");
+    const int held_windows = (int)(Policy::hold_off_seconds / 2) - 1;   // windows are 2 s
+    for (int i = 0; i < held_windows; i++) {
+      d = p.decide(window(0.02, 0.20, 100 * M, other));
+      check(d.action == Policy::hold && d.to == top,
+            "shrink " + std::to_string(i) + " while held off: " + Policy::action_name(d.action) + " to " + mb(d.to));
+    }
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink, std::string("after the hold: ") + Policy::action_name(d.action));
+    d = p.decide(window(0.30, 0.15, 100 * M, other));
+    check(d.undone && d.held_seconds == 2 * Policy::hold_off_seconds,
+          "second undo in a row held off for " + std::to_string(d.held_seconds) + "s, expected twice as long");
+    for (int i = 0; i < 2 * held_windows + 1; i++) p.decide(window(0.02, 0.20, 100 * M, other));
+    check(p.target() == top, "shrank while held off: " + mb(p.target()));
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink, "no shrink after the longer hold");
+    // A shrink that stands (no grow within the undo window) resets the hold to its first length.
+    for (int i = 0; i < 3; i++) p.decide(window(0.01, 0.01, 100 * M, other));
+    p.decide(window(0.5, 0.0, 100 * M, other));
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink, "no shrink after the standing one");
+    d = p.decide(window(0.30, 0.15, 100 * M, other));
+    check(d.undone && d.held_seconds == Policy::hold_off_seconds,
+          "after a shrink that stood, held off for " + std::to_string(d.held_seconds) + "s");
+  });
+
+  test("while held off, shrinks still go down to where the undone one started", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(window(0.5, 0.0, 100 * M, other));
+    p.decide(window(0.02, 0.20, 100 * M, other));
+    const size_t level = p.target();
+    Policy::Decision d = p.decide(window(0.02, 0.20, 100 * M, other));   // this one goes too far
+    check(d.action == Policy::shrink && d.from == level, "no second shrink");
+    d = p.decide(window(0.30, 0.15, 100 * M, other));
+    check(d.undone && d.held_level == level && d.to > level,
+          "undo: level " + mb(d.held_level) + ", expected " + mb(level) + ", grew to " + mb(d.to));
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink && d.to == level,
+          std::string("a shrink while held off: ") + Policy::action_name(d.action) + " to " + mb(d.to) + ", expected " + mb(level));
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::hold && d.to == level, "went below the level: " + mb(d.to));
+    // A sliver above the level (the ceiling moved the target a few MB) is no room for a shrink.
+    d = p.decide(window(0.30, 0.0, 100 * M, other));
+    const size_t high = d.to;
+    Policy q;
+    q.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) q.decide(window(0.5, 0.0, 100 * M, other));
+    const size_t top = q.target();
+    q.decide(window(0.02, 0.20, 100 * M, other));
+    q.decide(window(0.30, 0.15, 100 * M, other, 0));        // undone: no shrink below top
+    q.decide(window(0.02, 0.0, 100 * M, other - 4 * M));   // other memory fell: the ceiling rises 4M
+    check(q.target() == top, "the target followed the ceiling: " + mb(q.target()));
+    d = q.decide(window(0.30, 0.0, 100 * M, other - 4 * M));
+    check(d.to > top && d.to - top <= 4 * M, "not at the raised ceiling: " + mb(d.to));
+    d = q.decide(window(0.02, 0.20, 100 * M, other - 4 * M));
+    check(d.action == Policy::hold && d.to > top, std::string("a sliver shrink: ") + Policy::action_name(d.action) +
+          " " + mb(d.from) + " -> " + mb(d.to));
+    check(high > level, "grew back above the level");
+  });
+
+  test("a grow on less GC time than the I/O wait a shrink set out to save, or later, does not hold shrinks off", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(window(0.5, 0.0, 100 * M, other));
+    Policy::Decision d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink, "no shrink");
+    d = p.decide(window(0.15, 0.08, 100 * M, other));   // 15% GC against the 20% I/O wait
+    check(d.action == Policy::grow && !d.undone && d.held_seconds == 0, "a grow that cost less held shrinks off");
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink, std::string("after that grow: ") + Policy::action_name(d.action));
+    // A new phase: the scan phase's shrinks stopped more than the undo window ago.
+    for (int i = 0; i < 3; i++) p.decide(window(0.01, 0.01, 100 * M, other));
+    d = p.decide(window(0.60, 0.0, 100 * M, other));
+    check(d.action == Policy::grow && !d.undone && d.held_seconds == 0, "a later phase's grow held shrinks off");
+    d = p.decide(window(0.02, 0.20, 100 * M, other));
+    check(d.action == Policy::shrink, std::string("the next scan phase: ") + Policy::action_name(d.action));
+  });
+
   test("an empty interval holds", [&] {
     Policy p;
     p.initialize(budget, h1_min, h1_max, align, other);

@@ -15,6 +15,9 @@ const double TeraHeapH1SizePolicy::max_steps         = 3;
 const double TeraHeapH1SizePolicy::reserve_fraction  = 0.10;
 const double TeraHeapH1SizePolicy::live_headroom     = 1.5;
 const double TeraHeapH1SizePolicy::initial_fraction  = 0.25;
+const double TeraHeapH1SizePolicy::undo_window_seconds  = 5;
+const double TeraHeapH1SizePolicy::hold_off_seconds     = 10;
+const double TeraHeapH1SizePolicy::max_hold_off_seconds = 80;
 
 void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
                                       size_t alignment, size_t other_memory) {
@@ -64,7 +67,53 @@ size_t TeraHeapH1SizePolicy::step(double share) const {
   return align((size_t)(_budget * step_fraction * steps));
 }
 
+void TeraHeapH1SizePolicy::note_time(double seconds) {
+  _since_shrink += seconds;
+  _hold_left = _hold_left > seconds ? _hold_left - seconds : 0;
+  if (_shrink_pending && _since_shrink > undo_window_seconds) {
+    // The last shrink stood: the next one that fails starts a short hold again.
+    _shrink_pending = false;
+    _next_hold = hold_off_seconds;
+  }
+}
+
+void TeraHeapH1SizePolicy::note_decision(Decision* d) {
+  d->undone = false;
+  if (d->action == grow && _shrink_pending && d->gc_share > _io_at_shrink) {
+    // The shrink cost more GC time than the I/O wait it set out to save: it
+    // did not pay. (Whether the I/O wait went away says little: time spent in
+    // GC pauses is time no thread waits for I/O.)
+    d->undone = true;
+    _shrink_pending = false;
+    _hold_level = _from_at_shrink;
+    _hold_left = _next_hold;
+    _next_hold = 2 * _next_hold > max_hold_off_seconds ? max_hold_off_seconds : 2 * _next_hold;
+  } else if (d->action == shrink) {
+    _shrink_pending = true;
+    _since_shrink = 0;
+    _io_at_shrink = d->io_share;
+    _from_at_shrink = d->from;
+  }
+  d->held_level = _hold_left > 0 ? _hold_level : 0;
+  d->held_seconds = _hold_left;
+}
+
+// While held off, a shrink stops at the level the undone one started from,
+// or at the target if that is already lower. What is left above the level
+// may be a sliver (the ceiling moves the target by a few MB at a time): a
+// shrink of under 1% of the budget is none.
+size_t TeraHeapH1SizePolicy::held_shrink(size_t to) const {
+  if (_hold_left <= 0 || to >= _hold_level) {
+    return to;
+  }
+  if (_target <= _hold_level || (_target - _hold_level) * 100 < _budget) {
+    return _target;
+  }
+  return _hold_level;
+}
+
 TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
+  note_time(s.seconds);
   Decision d;
   d.from = _target;
   d.ceiling = ceiling(s.other_memory);
@@ -84,7 +133,7 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   } else if (d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
     d.action = shrink;
     const size_t down = step(d.io_share);
-    to = _target > down ? _target - down : 0;
+    to = held_shrink(_target > down ? _target - down : 0);
   }
 
   to = to > d.ceiling ? d.ceiling : to;
@@ -94,6 +143,7 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   if (to < _target && d.action != shrink) d.action = fit;
   if (to == _target)                      d.action = hold;
   d.to = _target = to;
+  note_decision(&d);
   return d;
 }
 

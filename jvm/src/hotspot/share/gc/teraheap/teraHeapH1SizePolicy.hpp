@@ -20,6 +20,13 @@
 // never turns into back-to-back full GCs. The ceiling wins when both cannot
 // hold.
 //
+// A shrink can also fail to pay: when H2's data is larger than any page cache
+// the budget allows, or the I/O wait is not H2's at all (another process, the
+// writeback of a move), a smaller H1 saves little I/O wait and costs GC time,
+// and the next decision grows H1 back. Such a shrink is not repeated at once:
+// for a while no shrink goes below the target it started from, twice as long
+// after each shrink undone in a row.
+//
 // The class only computes: it reads no clock and no file, so that its
 // decisions can be checked on made-up signals (tests/unit).
 class TeraHeapH1SizePolicy {
@@ -52,6 +59,9 @@ public:
     size_t ceiling;
     double gc_share;   // of the interval, TeraHeap's own work left out
     double io_share;
+    bool undone;            // this grow undid a shrink that did not pay
+    size_t held_level;      // no shrink goes below this ...
+    double held_seconds;    // ... for this much longer (0: shrinks are free)
   };
 
   // A loss counts once it takes this share of the interval ...
@@ -69,6 +79,13 @@ public:
   // H1's first target, as a fraction of the budget: the share of memory the
   // JVM gives its heap by default (MaxRAMPercentage).
   static const double initial_fraction;
+  // A grow this soon after a shrink, on more GC time than the I/O wait that
+  // led to the shrink, undoes it; shrinks below where it started are then held off for
+  // hold_off_seconds, doubled after each shrink undone in a row up to
+  // max_hold_off_seconds.
+  static const double undo_window_seconds;
+  static const double hold_off_seconds;
+  static const double max_hold_off_seconds;
 
 private:
   size_t _budget;
@@ -76,12 +93,29 @@ private:
   size_t _h1_max;
   size_t _alignment;
   size_t _target;
+  // The last shrink, while it can still be undone.
+  bool   _shrink_pending;
+  double _since_shrink;
+  double _io_at_shrink;
+  size_t _from_at_shrink;
+  // No shrink below _hold_level for _hold_left more seconds; the next hold's
+  // length.
+  size_t _hold_level;
+  double _hold_left;
+  double _next_hold;
+
+  void note_time(double seconds);
+  size_t held_shrink(size_t to) const;
+  void note_decision(Decision* d);
 
   size_t align(size_t bytes) const;
   size_t step(double share) const;
 
 public:
-  TeraHeapH1SizePolicy() : _budget(0), _h1_min(0), _h1_max(0), _alignment(1), _target(0) {}
+  TeraHeapH1SizePolicy() : _budget(0), _h1_min(0), _h1_max(0), _alignment(1), _target(0),
+                           _shrink_pending(false), _since_shrink(0), _io_at_shrink(0),
+                           _from_at_shrink(0), _hold_level(0), _hold_left(0),
+                           _next_hold(hold_off_seconds) {}
 
   // budget: DRAM for H1 and H2's page cache together. H1 stays within
   // [h1_min, h1_max] (the -Xms and -Xmx of the generations); sizes are

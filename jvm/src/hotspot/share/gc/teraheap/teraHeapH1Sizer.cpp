@@ -219,6 +219,12 @@ void TeraHeapH1Sizer::decide_if_due() {
                 d.gc_share * 100, s.h2_seconds / s.seconds * 100, d.io_share * 100, faults - _last_major_faults, s.seconds,
                 h1_committed() / M, _h1_live / M, _other_memory / M, d.floor / M, d.ceiling / M,
                 _policy.budget() / M);
+    if (d.undone) {
+      ls.print_cr("Shrink undone: it cost more GC time than the I/O wait it set out to save; no shrink below "
+                  SIZE_FORMAT "M for %.0fs", d.held_level / M, d.held_seconds);
+    } else if (hold && d.held_seconds > 0 && d.io_share >= TeraHeapH1SizePolicy::significant_share) {
+      ls.print_cr("Shrinks held off: none below " SIZE_FORMAT "M for %.0fs more", d.held_level / M, d.held_seconds);
+    }
   }
   _last_time = now;
   _last_gc_seconds = gc;
