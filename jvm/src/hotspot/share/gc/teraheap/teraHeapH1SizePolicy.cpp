@@ -127,13 +127,16 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
 
   size_t to = _target;
   d.action = hold;
+  d.shrink_held = false;
   if (d.gc_share >= significant_share && d.gc_share >= d.io_share * dominance) {
     d.action = grow;
     to = _target + step(d.gc_share);
   } else if (d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
     d.action = shrink;
     const size_t down = step(d.io_share);
-    to = held_shrink(_target > down ? _target - down : 0);
+    const size_t wanted = _target > down ? _target - down : 0;
+    to = held_shrink(wanted);
+    d.shrink_held = to != wanted;
   }
 
   to = to > d.ceiling ? d.ceiling : to;

@@ -60,6 +60,7 @@ public:
     double gc_share;   // of the interval, TeraHeap's own work left out
     double io_share;
     bool undone;            // this grow undid a shrink that did not pay
+    bool shrink_held;       // the I/O wait asked for a shrink the hold stopped (in part)
     size_t held_level;      // no shrink goes below this ...
     double held_seconds;    // ... for this much longer (0: shrinks are free)
   };

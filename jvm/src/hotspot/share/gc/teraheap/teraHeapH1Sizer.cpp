@@ -222,7 +222,7 @@ void TeraHeapH1Sizer::decide_if_due() {
     if (d.undone) {
       ls.print_cr("Shrink undone: it cost more GC time than the I/O wait it set out to save; no shrink below "
                   SIZE_FORMAT "M for %.0fs", d.held_level / M, d.held_seconds);
-    } else if (hold && d.held_seconds > 0 && d.io_share >= TeraHeapH1SizePolicy::significant_share) {
+    } else if (d.shrink_held) {
       ls.print_cr("Shrinks held off: none below " SIZE_FORMAT "M for %.0fs more", d.held_level / M, d.held_seconds);
     }
   }
