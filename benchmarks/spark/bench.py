@@ -5,9 +5,13 @@
       one workload in one configuration; appends a row to the CSV (default build/bench/spark.csv)
   bench.py check F
       exits 1 unless, per workload and scale, every configuration gave the same checksum
+  bench.py footprint [--workloads ...] [--scale S]
+      measures each workload's cached footprint D (a MEMORY_ONLY run in a heap that holds all of
+      it, uncapped) and records it in benchmarks/spark/results/footprint.csv
   bench.py suite [--workloads ...] [--scale S] [--repeat N] [--heap-fraction X] [--cap-extra C]
-      measures each workload's cached footprint D, runs every configuration at H = X * D under one
-      cap (in a new random order in each repeat), then draws the figures (bench.py plot)
+      runs every configuration at H = X * D (or a fixed --heap) under one cap, in a new random
+      order in each repeat, then draws the figures (bench.py plot); D comes from footprint.csv,
+      measured first where it is missing
   bench.py plot F [--out DIR]
       breakdown bars per workload, normalized to Spark-SD, like the papers' figures
   bench.py table F
@@ -16,8 +20,10 @@
 Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]:
   sd  Spark-SD: Parallel GC, heap H, MEMORY_AND_DISK (deserialized in memory, spilled serialized)
   g1  the same with G1
-  mo  Spark-MO: Parallel GC, MEMORY_ONLY, one heap big enough for everything (--mo-heap), mapped
-      over a file on the disk with -XX:AllocateHeapAt (the papers' single heap over NVM)
+  mo  Spark-MO: Parallel GC, MEMORY_ONLY, one heap whose storage pool holds all of D (--mo-heap;
+      the suite sizes it from D), mapped over a file on the disk with -XX:AllocateHeapAt (the
+      papers' single heap over NVM); where that heap does not fit under the cap the suite records
+      the row as "exceeds-cap" instead of timing a run that pages its heap
   th  TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-spark.jar, MEMORY_AND_DISK
   thd TeraHeap with -XX:+TeraHeapDynamicH1: no -Xmx; the JVM divides the cap between H1 and H2's
       page cache itself (H is ignored)
@@ -52,6 +58,16 @@ WORK = Path(os.environ.get("TERAHEAP_BENCH_DIR",
                            os.path.expanduser(os.environ.get("TERAHEAP_WORK", "~/.cache/teraheap"))
                            + "/bench"))
 DEFAULT_CSV = BUILD / "bench" / "spark.csv"
+FOOTPRINTS = Path(__file__).resolve().parent / "results" / "footprint.csv"
+FOOTPRINT_FIELDS = ["workload", "scale", "d_mb", "measured", "heap_mb", "wall_s"]
+
+# Spark's unified memory: the storage pool may reach (heap - 300 MB) * spark.memory.fraction.
+SPARK_RESERVED = 300 << 20
+SPARK_MEMORY_FRACTION = 0.6
+# Room beyond D in Spark-MO's pool (execution memory, blocks being unrolled), and the JVM's own
+# memory outside its heap that the cap must hold as well.
+MO_POOL_HEADROOM = 1.25
+JVM_OUTSIDE_HEAP = 400 << 20
 
 WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb"]
 CONFIGS = ["sd", "g1", "mo", "th"]
@@ -161,7 +177,16 @@ def run(args):
            "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
            "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
            "major_faults": faults}
-    csv_file = Path(args.csv)
+    append_row(Path(args.csv), row)
+    shutil.rmtree(run_dir, ignore_errors=True)
+    print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
+          f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
+          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
+          f"checksum {row['checksum']}")
+    return status == "ok"
+
+
+def append_row(csv_file, row):
     csv_file.parent.mkdir(parents=True, exist_ok=True)
     new = not csv_file.exists() or csv_file.stat().st_size == 0
     # A CSV begun by an older bench.py keeps its columns.
@@ -175,12 +200,6 @@ def run(args):
         if new:
             w.writeheader()
         w.writerow(row)
-    shutil.rmtree(run_dir, ignore_errors=True)
-    print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
-          f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
-          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
-          f"checksum {row['checksum']}")
-    return status == "ok"
 
 
 def read_rows(path):
@@ -207,42 +226,82 @@ def check(args):
                 print(f"MISMATCH {workload} scale {scale}: {rs[0]['config']} gave {ref!r}, "
                       f"{r['config']} gave {value!r}")
                 bad += 1
-    failed = [r for r in read_rows(args.csv) if r["status"] != "ok"]
+    failed = [r for r in read_rows(args.csv) if r["status"] not in ("ok", "exceeds-cap")]
     for r in failed:
         print(f"FAILED {r['workload']} {r['config']}: {r['status']} (log: {r['log']})")
     return bad == 0 and not failed
 
 
-def measure_footprint(workload, scale, csv_file):
-    """D: the cached footprint, from a MEMORY_ONLY run with room for everything."""
+def read_footprints():
+    """D per (workload, scale), from the footprint file."""
+    if not FOOTPRINTS.exists():
+        return {}
+    return {(r["workload"], r["scale"]): float(r["d_mb"]) * 2**20 for r in read_rows(FOOTPRINTS)}
+
+
+def measure_footprint(workload, scale):
+    """D: the cached footprint of a MEMORY_ONLY run in a heap that holds all of it, uncapped,
+    as the papers measure it. Recorded in FOOTPRINTS, replacing an older figure."""
+    probe = BUILD / "bench" / "spark-footprint-runs.csv"
+    heap = "12g"
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
-                            h2=None, mo_heap="16g", csv=str(csv_file), profile=False,
+                            h2=None, mo_heap=heap, csv=str(probe), profile=False,
                             drop_caches=False, timeout=3600, extra=[], h2_dir=None)
-    run(ns)
-    rows = [r for r in read_rows(csv_file) if r["workload"] == workload and r["status"] == "ok"]
-    if not rows:
-        die(f"could not measure the cached footprint of {workload}")
-    return float(rows[-1]["cached_mb"]) * 2**20
+    if not run(ns):
+        die(f"could not measure the cached footprint of {workload} (log in {probe})")
+    row = [r for r in read_rows(probe) if r["workload"] == workload and r["scale"] == scale][-1]
+    rows = [r for r in read_rows(FOOTPRINTS)] if FOOTPRINTS.exists() else []
+    rows = [r for r in rows if (r["workload"], r["scale"]) != (workload, scale)]
+    rows.append({"workload": workload, "scale": scale, "d_mb": row["cached_mb"],
+                 "measured": row["time"], "heap_mb": row["heap_mb"], "wall_s": row["wall_s"]})
+    rows.sort(key=lambda r: (WORKLOADS.index(r["workload"]), float(r["scale"])))
+    with open(FOOTPRINTS, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FOOTPRINT_FIELDS)
+        w.writeheader()
+        w.writerows(rows)
+    print(f"{workload}: D = {row['cached_mb']} MB at scale {scale}", flush=True)
+    return float(row["cached_mb"]) * 2**20
+
+
+def footprint(args):
+    for workload in args.workloads:
+        measure_footprint(workload, args.scale)
+
+
+def mo_heap_for(d):
+    """Spark-MO's heap: a storage pool that holds D, with headroom."""
+    return int(d * MO_POOL_HEADROOM / SPARK_MEMORY_FRACTION) + SPARK_RESERVED
+
+
+def record_exceeds_cap(workload, scale, heap, cap, csv_file):
+    """A Spark-MO row that was not run: its heap alone does not fit under the cap."""
+    row = {f: "" for f in FIELDS}
+    row.update({"time": time.strftime("%Y%m%d-%H%M%S"), "workload": workload, "config": "mo",
+                "scale": scale, "heap_mb": mb(heap), "cap_mb": mb(cap), "h2_mb": 0,
+                "status": "exceeds-cap"})
+    append_row(Path(csv_file), row)
+    print(f"{workload:6} Spark-MO       scale {scale}: not run, a heap of {mb(heap)} MB (storage "
+          f"pool for D) and the JVM's {mb(JVM_OUTSIDE_HEAP)} MB outside it exceed the cap of "
+          f"{mb(cap)} MB")
 
 
 def suite(args):
     out = Path(args.csv)
-    probe = out.with_name(out.stem + "-footprint.csv")
+    known = read_footprints()
     for workload in args.workloads:
-        if args.heap:
-            # A fixed H; D is still reported, from the Spark-MO runs, which cache everything.
-            heap = size_bytes(args.heap)
-            d = size_bytes(args.footprint) if args.footprint else 2 * heap
-        else:
-            d = measure_footprint(workload, args.scale, probe)
-            heap = max(int(d * args.heap_fraction), 512 << 20)
+        d = known.get((workload, args.scale)) or measure_footprint(workload, args.scale)
+        heap = size_bytes(args.heap) if args.heap else max(int(d * args.heap_fraction), 512 << 20)
         cap = heap + size_bytes(args.cap_extra)
         h2 = max(int(d * 2), 2 << 30)
-        mo_heap = int(d * 1.5) + heap
-        print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB", flush=True)
+        mo_heap = mo_heap_for(d)
+        print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB; "
+              f"Spark-MO heap {mb(mo_heap)} MB", flush=True)
         for rep in range(args.repeat):
             # A new order per repeat: no configuration always runs first, or after another.
             for config in random.sample(args.configs, len(args.configs)):
+                if config == "mo" and cap and mo_heap + JVM_OUTSIDE_HEAP > cap:
+                    record_exceeds_cap(workload, args.scale, mo_heap, cap, out)
+                    continue
                 ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
@@ -308,11 +367,14 @@ def plot(args):
 
 
 def table(args):
-    """A Markdown table of the medians per workload and configuration."""
+    """A Markdown table of the medians per workload and configuration, TeraHeap against the
+    better of the two Spark-SD baselines, and their geometric mean."""
     rows = read_rows(args.csv)
+    footprints = read_footprints()
     print("| workload | D (MB) | H (MB) | cap (MB) | " + " | ".join(CONFIG_NAMES[c] for c in CONFIGS)
-          + " | Spark-SD / TeraHeap | moved to H2 (MB) |")
+          + " | best Spark-SD / TeraHeap | moved to H2 (MB) |")
     print("| --- " * (len(CONFIGS) + 6) + "|")
+    ratios = []
     for w in WORKLOADS:
         rs = [r for r in rows if r["workload"] == w]
         if not rs:
@@ -323,19 +385,27 @@ def table(args):
         cells = []
         for c in CONFIGS:
             runs = [r for r in rs if r["config"] == c]
-            if med[c] is None:
+            if runs and runs[0]["status"] == "exceeds-cap":
+                cells.append(f"exceeds cap (heap {runs[0]['heap_mb']} MB)")
+            elif med[c] is None:
                 cells.append(runs[0]["status"] if runs else "-")
             else:
                 cells.append(f"{med[c]:.1f} s ({len(ok[c])}/{len(runs)})")
-        # D: the largest cached footprint (memory + disk) any configuration reached; a
-        # configuration that drops blocks (SVD++ caches MEMORY_ONLY) reaches less.
-        d = max((statistics.median(float(r["cached_mb"]) for r in ok[c]) for c in CONFIGS if ok[c]),
-                default=0.0)
-        ratio = f"{med['sd'] / med['th']:.2f}" if med["sd"] and med["th"] else "-"
+        # D as the papers measure it (bench.py footprint), else "?".
+        d = footprints.get((w, rs[0]["scale"]))
+        baselines = [med[c] for c in ("sd", "g1") if med[c]]
+        ratio = "-"
+        if baselines and med["th"]:
+            ratios.append(min(baselines) / med["th"])
+            ratio = f"{ratios[-1]:.2f}"
         moved = statistics.median(float(r["h2_moved_mb"]) for r in ok["th"]) if ok["th"] else 0
         sd_rows = [r for r in rs if r["config"] == "sd"] or rs
-        print(f"| {w} | {d:.0f} | {sd_rows[0]['heap_mb']} | {sd_rows[0]['cap_mb']} | "
+        print(f"| {w} | {d / 2**20:.0f} | " if d else f"| {w} | ? | ", end="")
+        print(f"{sd_rows[0]['heap_mb']} | {sd_rows[0]['cap_mb']} | "
               + " | ".join(cells) + f" | {ratio} | {moved:.0f} |")
+    if ratios:
+        gm = statistics.geometric_mean(ratios)
+        print(f"\nGeometric mean of best Spark-SD / TeraHeap over {len(ratios)} workloads: {gm:.2f}")
 
 
 def main():
@@ -355,6 +425,9 @@ def main():
     r.add_argument("--timeout", type=int, default=3600)
     r.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
     r.add_argument("extra", nargs="*", help="more SparkBench arguments, after --")
+    fp = sub.add_parser("footprint")
+    fp.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
+    fp.add_argument("--scale", default="10")
     c = sub.add_parser("check")
     c.add_argument("csv")
     s = sub.add_parser("suite")
@@ -363,8 +436,7 @@ def main():
     s.add_argument("--scale", default="10")
     s.add_argument("--repeat", type=int, default=3)
     s.add_argument("--heap-fraction", type=float, default=0.5, help="H as a fraction of D")
-    s.add_argument("--heap", help="a fixed H instead (no footprint run first)")
-    s.add_argument("--footprint", help="with --heap: the D to size H2 and Spark-MO's heap for")
+    s.add_argument("--heap", help="a fixed H instead of --heap-fraction * D")
     s.add_argument("--cap-extra", default="1g", help="the cap is H plus this")
     s.add_argument("--csv", default=str(DEFAULT_CSV))
     s.add_argument("--timeout", type=int, default=900, help="seconds per run")
@@ -378,6 +450,8 @@ def main():
         sys.exit(0 if run(args) else 1)
     if args.cmd == "check":
         sys.exit(0 if check(args) else 1)
+    if args.cmd == "footprint":
+        footprint(args)
     if args.cmd == "suite":
         suite(args)
     if args.cmd == "plot":

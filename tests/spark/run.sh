@@ -52,6 +52,16 @@ check h2-memory-and-disk "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_AND_DISK
 check h2-memory-only "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_ONLY
 check h2-memory-and-disk-2 "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_AND_DISK_2
 check h2-verify "$JDK/bin/java" "${TH[@]}" $VERIFY -Delements=300000 -- h2 MEMORY_AND_DISK
+# A second Spark in another class loader is refused, and the one on the class path still served.
+check h2-second-loader "$JDK/bin/java" "${TH[@]}" -- loader MEMORY_AND_DISK
+# A block read back from disk into memory goes to H2 (an H2 budget of 150 MB, one RDD's worth).
+check h2-reenter-from-disk "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=budgetBytes=157286400 \
+  -Delements=300000 -- reenter MEMORY_AND_DISK
+# H2 in Spark's metrics system, through the plugin.
+check h2-metrics "$JDK/bin/java" "${TH[@]}" -Dspark.plugins=org.teraheap.spark.TeraHeapMetricsPlugin \
+  -- h2 MEMORY_AND_DISK
+# A cached DataFrame's columnar batches go to H2 as well.
+check h2-dataframe "$JDK/bin/java" "${TH[@]}" -- dataframe MEMORY_AND_DISK
 # The same RDD overflows H1's storage pool without TeraHeap: the checks above are not vacuous.
 check spill-teraheap-off "$JDK/bin/java" -javaagent:"$AGENT" -- spill MEMORY_AND_DISK
 check spill-stock-jvm "$STOCK_JDK/bin/java" -javaagent:"$AGENT" -- spill MEMORY_AND_DISK

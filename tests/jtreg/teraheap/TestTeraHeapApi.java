@@ -67,6 +67,12 @@ public class TestTeraHeapApi {
             check(TeraHeap.isEnabled(), "isEnabled() is true");
             H2Stats s = TeraHeap.stats();
             check(s.capacityBytes() == size, "capacity is TeraHeapSize: " + s);
+            // Programs size their caches from the heap's maximum (Spark's storage and execution
+            // pools do): it is H1's, -Xmx256m, not H1 + H2.
+            long max = Runtime.getRuntime().maxMemory();
+            long heapMax = java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
+            check(max <= 256L << 20 && max > 128L << 20 && heapMax == max,
+                    "the heap's maximum leaves H2 out: maxMemory " + max + ", heap usage max " + heapMax);
             check(s.usedBytes() == 0 && s.regionsInUse() == 0 && s.regionsFreed() == 0
                     && s.bytesMoved() == 0 && s.objectsMoved() == 0, "an empty H2 at start: " + s);
             check(s.taggedRoots() == 0 && s.movableLabels() == 0, "nothing tagged at start: " + s);

@@ -86,7 +86,7 @@ public final class H2StorageBudget {
     private final Set<BlockId> stuck = new HashSet<>();
     private boolean reportedFull;
     private boolean reportedHandBack;
-    private boolean reportedError;
+    private static boolean reportedError;
     /** Spark's memory manager and store entries, known from the first adopted block. */
     private MemoryManager memoryManager;
     private LinkedHashMap<BlockId, MemoryEntry<?>> entries;
@@ -168,7 +168,41 @@ public final class H2StorageBudget {
             budget.adoptBlock((RDDBlockId) block, memoryManager, entries);
         } catch (RuntimeException | LinkageError e) {
             // Advice must never break Spark: the block simply stays on Spark's usual path.
-            budget.reportError(e);
+            reportError(e);
+        }
+    }
+
+    /** {@code blockIsEvictable}: false for a block counted here (evicting it frees no H1). */
+    public static boolean isInH2Budget(BlockId block) {
+        H2StorageBudget budget = get();
+        try {
+            return budget != null && budget.holds(block);
+        } catch (RuntimeException | LinkageError e) {
+            reportError(e);
+            return false;
+        }
+    }
+
+    /** {@code releaseStorageMemory}: true if the release was this budget's, and done. */
+    public static boolean releaseIfInH2Budget(long bytes, MemoryMode mode) {
+        H2StorageBudget budget = get();
+        try {
+            return budget != null && budget.releaseRemoved(bytes, mode);
+        } catch (RuntimeException | LinkageError e) {
+            reportError(e);
+            return false;
+        }
+    }
+
+    /** {@code releaseAllStorageMemory}: the memory store is cleared. */
+    public static void releaseAllInH2Budget() {
+        H2StorageBudget budget = get();
+        try {
+            if (budget != null) {
+                budget.releaseAll();
+            }
+        } catch (RuntimeException | LinkageError e) {
+            reportError(e);
         }
     }
 
@@ -355,7 +389,7 @@ public final class H2StorageBudget {
         }
     }
 
-    private synchronized void reportError(Throwable e) {
+    private static synchronized void reportError(Throwable e) {
         if (!reportedError) {
             reportedError = true;
             System.err.println("[teraheap-spark] unexpected error, the block stays on Spark's usual"

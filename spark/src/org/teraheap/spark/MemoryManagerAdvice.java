@@ -15,21 +15,18 @@ final class MemoryManagerAdvice {
     /** {@code releaseStorageMemory(numBytes, memoryMode)}: skipped for a block counted in H2. */
     static final class ReleaseStorage {
         // A true return skips Spark's body (skipOn = OnNonDefaultValue): H1's pool is untouched.
-        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class)
+        // An error returns false: Spark's own body then runs.
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
         static boolean enter(@Advice.Argument(0) long bytes, @Advice.Argument(1) MemoryMode mode) {
-            H2StorageBudget budget = H2StorageBudget.get();
-            return budget != null && budget.releaseRemoved(bytes, mode);
+            return H2StorageBudget.releaseIfInH2Budget(bytes, mode);
         }
     }
 
     /** {@code releaseAllStorageMemory()}: the store is cleared. */
     static final class ReleaseAll {
-        @Advice.OnMethodEnter
+        @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter() {
-            H2StorageBudget budget = H2StorageBudget.get();
-            if (budget != null) {
-                budget.releaseAll();
-            }
+            H2StorageBudget.releaseAllInH2Budget();
         }
     }
 }

@@ -11,7 +11,8 @@ import scala.util.Either;
 
 /**
  * Advice woven into {@code org.apache.spark.storage.memory.MemoryStore}. Byte Buddy copies these
- * bodies into Spark's methods, so they stay small and call into {@link H2StorageBudget}.
+ * bodies into Spark's methods, so they stay small and call into {@link H2StorageBudget}, which
+ * reports its own errors; anything thrown anyway is suppressed, never seen by Spark.
  */
 final class MemoryStoreAdvice {
     private MemoryStoreAdvice() {
@@ -19,7 +20,7 @@ final class MemoryStoreAdvice {
 
     /** {@code putIteratorAsValues}: a deserialized block now in the store is offered to H2. */
     static final class PutValues {
-        @Advice.OnMethodExit
+        @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.Argument(0) BlockId block, @Advice.Argument(2) MemoryMode mode,
                          @Advice.Return Either<?, ?> result,
                          @Advice.FieldValue("memoryManager") MemoryManager memoryManager,
@@ -32,12 +33,12 @@ final class MemoryStoreAdvice {
 
     /** {@code remove}: marks the block, so that its release goes to the right budget. */
     static final class Remove {
-        @Advice.OnMethodEnter
+        @Advice.OnMethodEnter(suppress = Throwable.class)
         static BlockId enter(@Advice.Argument(0) BlockId block) {
             return H2StorageBudget.beginRemoval(block);
         }
 
-        @Advice.OnMethodExit(onThrowable = Throwable.class)
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter BlockId outer) {
             H2StorageBudget.endRemoval(outer);
         }
@@ -45,11 +46,10 @@ final class MemoryStoreAdvice {
 
     /** {@code blockIsEvictable}: evicting a block that lives in H2 frees nothing in H1. */
     static final class Evictable {
-        @Advice.OnMethodExit
+        @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.Argument(0) BlockId block,
                          @Advice.Return(readOnly = false) boolean evictable) {
-            H2StorageBudget budget = H2StorageBudget.get();
-            if (evictable && budget != null && budget.holds(block)) {
+            if (evictable && H2StorageBudget.isInH2Budget(block)) {
                 evictable = false;
             }
         }

@@ -1,8 +1,8 @@
 package org.teraheap.spark;
 
+import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
-import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import java.lang.instrument.Instrumentation;
 
@@ -23,8 +23,12 @@ import org.teraheap.TeraHeap;
  * classes of unmodified Spark 3.5 as they load: {@code MemoryStore} offers each deserialized RDD
  * block it stores to {@link H2StorageBudget}, which counts it against H2 instead of H1's storage
  * pool and tags it for the move; H1's evictions skip such blocks; {@code MemoryManager} returns
- * their budget when they are removed. If any piece of advice does not fit the Spark version, the
- * agent says so and leaves Spark entirely alone.
+ * their budget when they are removed. Each advised method must have exactly the signature it has in
+ * Spark 3.5; if one does not (another Spark version), the agent says so in one line and leaves
+ * Spark entirely alone. Spark must be on the application class path, where the agent is: a Spark
+ * that another class loader defines is refused in one line and left alone (its classes could not
+ * see the agent's, nor the agent its). Advice never throws into Spark: an error inside it is
+ * reported once, and the block concerned takes Spark's usual path.
  *
  * <p>Agent options, comma separated after {@code =}: {@code budget=<fraction of H2>} (default
  * 1: the room that H2's regions leave unused, a partly filled last region per RDD, is counted
@@ -33,6 +37,19 @@ import org.teraheap.TeraHeap;
 public final class TeraHeapAgent {
     private static final String MEMORY_STORE = "org.apache.spark.storage.memory.MemoryStore";
     private static final String MEMORY_MANAGER = "org.apache.spark.memory.MemoryManager";
+
+    // The advised methods, as Spark 3.5 compiles them.
+    private static final String BLOCK_ID = "Lorg/apache/spark/storage/BlockId;";
+    private static final String MEMORY_MODE = "Lorg/apache/spark/memory/MemoryMode;";
+    static final String PUT_ITERATOR_AS_VALUES = "(" + BLOCK_ID + "Lscala/collection/Iterator;"
+        + MEMORY_MODE + "Lscala/reflect/ClassTag;)Lscala/util/Either;";
+    static final String REMOVE = "(" + BLOCK_ID + ")Z";
+    static final String BLOCK_IS_EVICTABLE = "(" + BLOCK_ID
+        + "Lorg/apache/spark/storage/memory/MemoryEntry;" + MEMORY_MODE + "Lscala/Option;)Z";
+    static final String RELEASE_STORAGE_MEMORY = "(J" + MEMORY_MODE + ")V";
+    static final String RELEASE_ALL_STORAGE_MEMORY = "()V";
+
+    private static boolean reportedLoader;
 
     private TeraHeapAgent() {
     }
@@ -54,32 +71,61 @@ public final class TeraHeapAgent {
             .with(new Failures())
             .type(named(MEMORY_STORE))
             .transform((builder, type, loader, module, domain) -> {
+                if (!onAgentClassPath(type, loader)) {
+                    return builder;
+                }
                 builder = weave(builder, type, MemoryStoreAdvice.PutValues.class,
-                    named("putIteratorAsValues").and(takesArguments(4)));
-                builder = weave(builder, type, MemoryStoreAdvice.Remove.class,
-                    named("remove").and(takesArguments(1)));
+                    "putIteratorAsValues", PUT_ITERATOR_AS_VALUES);
+                builder = weave(builder, type, MemoryStoreAdvice.Remove.class, "remove", REMOVE);
                 return weave(builder, type, MemoryStoreAdvice.Evictable.class,
-                    named("blockIsEvictable$1"));
+                    "blockIsEvictable$1", BLOCK_IS_EVICTABLE);
             })
             .type(named(MEMORY_MANAGER))
             .transform((builder, type, loader, module, domain) -> {
+                if (!onAgentClassPath(type, loader)) {
+                    return builder;
+                }
                 builder = weave(builder, type, MemoryManagerAdvice.ReleaseStorage.class,
-                    named("releaseStorageMemory").and(takesArguments(2)));
+                    "releaseStorageMemory", RELEASE_STORAGE_MEMORY);
                 return weave(builder, type, MemoryManagerAdvice.ReleaseAll.class,
-                    named("releaseAllStorageMemory").and(takesArguments(0)));
+                    "releaseAllStorageMemory", RELEASE_ALL_STORAGE_MEMORY);
             })
             .installOn(instrumentation);
     }
 
-    /** Weaves {@code advice} into the one method of {@code type} that {@code method} names. */
+    /**
+     * Whether Spark's {@code type} is defined by the class loader the agent is on: the advice
+     * woven into it calls the agent's classes, which name Spark's classes as that loader sees
+     * them. A Spark in another loader (a second Spark, or one isolated from the application class
+     * path) is left alone, and said so once.
+     */
+    private static boolean onAgentClassPath(TypeDescription type, ClassLoader loader) {
+        if (loader == TeraHeapAgent.class.getClassLoader()) {
+            return true;
+        }
+        synchronized (TeraHeapAgent.class) {
+            if (!reportedLoader) {
+                reportedLoader = true;
+                System.err.println("[teraheap-spark] " + type.getName() + " is loaded by " + loader
+                    + ", not by the application class loader the agent is on: that Spark is left"
+                    + " alone and its cached blocks stay in H1; put Spark's jars on the class path");
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Weaves {@code advice} into the method of {@code type} with that name and descriptor: Spark
+     * 3.5's. Any other signature (another Spark version) leaves Spark alone.
+     */
     private static DynamicType.Builder<?> weave(DynamicType.Builder<?> builder, TypeDescription type,
-                                               Class<?> advice,
-                                               ElementMatcher<? super MethodDescription> method) {
+                                               Class<?> advice, String name, String descriptor) {
+        ElementMatcher<MethodDescription> method = named(name).and(hasDescriptor(descriptor));
         if (type.getDeclaredMethods().filter(method).size() != 1) {
             H2StorageBudget.adviceMissing();
-            System.err.println("[teraheap-spark] " + type.getName() + " lacks the method "
-                + advice.getSimpleName() + " adapts; this jar supports Spark 3.5."
-                + " Cached blocks stay in H1.");
+            System.err.println("[teraheap-spark] " + type.getName() + " has no method " + name
+                + descriptor + " (Spark 3.5's); this jar supports Spark 3.5."
+                + " Spark is left alone: cached blocks stay in H1.");
             return builder;
         }
         H2StorageBudget.adviceWoven();

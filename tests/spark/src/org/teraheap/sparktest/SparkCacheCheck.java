@@ -1,5 +1,10 @@
 package org.teraheap.sparktest;
 
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,11 +13,15 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.RDDInfo;
 import org.apache.spark.storage.StorageLevel;
 import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
 import org.teraheap.spark.H2StorageBudget;
+import org.teraheap.spark.TeraHeapMetricsPlugin;
 
 /**
  * Checks what Spark does with a cached RDD under teraheap-spark.jar. The driver is started with
@@ -31,6 +40,15 @@ import org.teraheap.spark.H2StorageBudget;
  *                                 pool again; once the group is dropped they move and are
  *                                 counted in H2 again
  *   SparkCacheCheck cluster MASTER  a standalone cluster, two executors, each its own H2
+ *   SparkCacheCheck loader LEVEL  as h2, after a second copy of Spark's MemoryStore was loaded
+ *                                 by another class loader: the agent refuses that one, in one
+ *                                 line, and still serves the Spark on the class path
+ *   SparkCacheCheck reenter LEVEL  an H2 budget that one RDD fills: a second RDD stays in H1,
+ *                                 and a third evicts part of it to disk; once the first is
+ *                                 unpersisted, reading the second back from disk puts its
+ *                                 blocks into memory again, and into H2
+ *   SparkCacheCheck dataframe LEVEL  a cached DataFrame (Spark SQL's in-memory columnar cache):
+ *                                 its batches go to H2, and unpersist frees their regions
  * </pre>
  * Every scenario also checks the RDD's contents, twice: once computed, once from the cache.
  * Exits 1 with a line starting "FAIL" when a check fails.
@@ -54,6 +72,21 @@ public final class SparkCacheCheck {
         // Tagged before the RDD's blocks, so that a full GC moves it first; advised to move only
         // once they are cached (taken into H2's budget, waiting for their move): it fills H2
         // (TeraHeapSize must be smaller) before they can move.
+        if (scenario.equals("dataframe")) {
+            dataframe(conf, level);
+            System.out.println("PASS " + scenario);
+            return;
+        }
+        if (scenario.equals("reenter")) {
+            reenter(conf, level, perPartition);
+            System.out.println("PASS " + scenario);
+            return;
+        }
+        if (scenario.equals("loader")) {
+            String refusal = loadSparkElsewhere();
+            check(refusal.contains("left alone"), "no refusal of a Spark in another class loader: '" + refusal + "'");
+            System.out.println("loader: the agent said: " + refusal.trim());
+        }
         Object[] filler = null;
         if (scenario.equals("handback")) {
             filler = new Object[1100];
@@ -93,12 +126,16 @@ public final class SparkCacheCheck {
                 + (memSize >> 20) + " MB in memory, " + (info.diskSize() >> 20) + " MB on disk";
             System.out.println(scenario + ": " + where + "; driver H2: " + TeraHeap.stats());
             switch (scenario) {
-                case "h2": {
+                case "h2":
+                case "loader": {
                     check(TeraHeap.isEnabled(), "run with -XX:+EnableTeraHeap");
                     check(info.numCachedPartitions() == PARTITIONS && info.diskSize() == 0, where);
                     H2Stats stats = TeraHeap.stats();
                     check(stats.bytesMoved() >= memSize * 9 / 10,
                         "only " + stats.bytesMoved() + " bytes moved to H2 for " + memSize + " cached");
+                    if (conf.contains("spark.plugins")) {
+                        checkMetrics(stats);
+                    }
                     rdd.unpersist(true);
                     System.gc();
                     stats = TeraHeap.stats();
@@ -161,6 +198,154 @@ public final class SparkCacheCheck {
             }
         }
         System.out.println("PASS " + scenario);
+    }
+
+    /**
+     * Defines Spark's MemoryStore a second time, in a class loader of its own over the same jars,
+     * and returns what the agent printed meanwhile.
+     */
+    private static String loadSparkElsewhere() throws Exception {
+        List<URL> urls = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            urls.add(new File(entry).toURI().toURL());
+        }
+        PrintStream err = System.err;
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        try (URLClassLoader other = new URLClassLoader(urls.toArray(new URL[0]),
+                                                        ClassLoader.getPlatformClassLoader())) {
+            System.setErr(new PrintStream(said, true));
+            Class<?> store = Class.forName("org.apache.spark.storage.memory.MemoryStore", false, other);
+            check(store.getClassLoader() == other, "the second MemoryStore was not defined by its own loader");
+        } finally {
+            System.setErr(err);
+        }
+        return said.toString();
+    }
+
+    /** The metrics plugin's gauges, as Spark's metrics system holds them, agree with H2's stats. */
+    @SuppressWarnings("unchecked")
+    private static void checkMetrics(H2Stats stats) {
+        String name = "plugin." + TeraHeapMetricsPlugin.class.getName();
+        scala.collection.Seq<org.apache.spark.metrics.source.Source> sources =
+            SparkEnv.get().metricsSystem().getSourcesByName(name);
+        check(sources.size() == 1, "expected the metrics source " + name + ", found " + sources.size());
+        java.util.SortedMap<String, com.codahale.metrics.Gauge> gauges =
+            sources.apply(0).metricRegistry().getGauges();
+        for (String gauge : TeraHeapMetricsPlugin.GAUGES) {
+            check(gauges.containsKey(gauge), "no gauge " + gauge + " in " + gauges.keySet());
+        }
+        long moved = (Long) gauges.get("h2.bytesMoved").getValue();
+        long used = (Long) gauges.get("h2.usedBytes").getValue();
+        long cached = (Long) gauges.get("cache.h2Bytes").getValue();
+        System.out.println("metrics: h2.bytesMoved " + moved + ", h2.usedBytes " + used + ", cache.h2Bytes " + cached);
+        check(moved >= stats.bytesMoved() && used > 0, "H2's gauges do not match its stats " + stats);
+        check(cached > 0, "the gauge of cached bytes counted in H2 reads 0");
+    }
+
+    /** A DataFrame cached at {@code level}: Spark SQL's columnar batches are RDD blocks too. */
+    private static void dataframe(SparkConf conf, StorageLevel level) {
+        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+        try {
+            spark.sparkContext().setLogLevel("WARN");
+            long n = 3_000_000L;
+            Dataset<Row> df = spark.range(n).selectExpr("id", "id * 7 % 1000003 as v",
+                "concat('row-', cast(id as string)) as name");
+            df.persist(level);
+            long expected = 0;
+            for (long i = 0; i < n; i++) {
+                expected += i * 7 % 1000003;
+            }
+            long first = df.agg(org.apache.spark.sql.functions.sum("v")).first().getLong(0);
+            check(first == expected, "first pass sum " + first + ", expected " + expected);
+            System.gc();
+            long cached = df.agg(org.apache.spark.sql.functions.sum("v")).first().getLong(0);
+            check(cached == expected, "cached pass sum " + cached + ", expected " + expected);
+            RDDInfo[] infos = spark.sparkContext().getRDDStorageInfo();
+            check(infos.length == 1, "expected one cached RDD, found " + infos.length);
+            long memSize = infos[0].memSize();
+            H2Stats stats = TeraHeap.stats();
+            System.out.println("dataframe: " + infos[0].numCachedPartitions() + " partitions cached, "
+                + (memSize >> 20) + " MB in memory, " + (infos[0].diskSize() >> 20) + " MB on disk; H2: " + stats);
+            check(memSize > 0 && infos[0].diskSize() == 0, "the DataFrame is not all in memory");
+            check(stats.bytesMoved() >= memSize * 9 / 10,
+                "only " + stats.bytesMoved() + " bytes moved to H2 for " + memSize + " cached");
+            df.unpersist(true);
+            System.gc();
+            stats = TeraHeap.stats();
+            check(stats.regionsInUse() == 0 && stats.regionsFreed() > 0, "after unpersist H2 still holds " + stats);
+        } finally {
+            spark.stop();
+        }
+    }
+
+    private static JavaRDD<long[]> numbers(JavaSparkContext sc, int perPartition, long salt) {
+        return sc.parallelize(Arrays.asList(0, 1, 2, 3, 4, 5, 6, 7), PARTITIONS).flatMap(p -> {
+            List<long[]> values = new ArrayList<>(perPartition);
+            for (int i = 0; i < perPartition; i++) {
+                values.add(new long[] {p, i, p * 1_000_003L + i + salt});
+            }
+            return values.iterator();
+        });
+    }
+
+    /** Which of the RDD's partitions the block manager holds on disk. */
+    private static List<Integer> onDisk(JavaRDD<?> rdd) {
+        List<Integer> partitions = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            scala.Option<org.apache.spark.storage.BlockStatus> status =
+                SparkEnv.get().blockManager().getStatus(new org.apache.spark.storage.RDDBlockId(rdd.id(), p));
+            if (status.isDefined() && status.get().diskSize() > 0) {
+                partitions.add(p);
+            }
+        }
+        return partitions;
+    }
+
+    private static void reenter(SparkConf conf, StorageLevel level, int perPartition) throws Exception {
+        try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+            sc.setLogLevel("WARN");
+            H2StorageBudget budget = H2StorageBudget.get();
+            check(budget != null, "the agent is not active");
+            JavaRDD<long[]> first = numbers(sc, perPartition, 0).persist(level);
+            JavaRDD<long[]> second = numbers(sc, perPartition, 1).persist(level);
+            JavaRDD<long[]> third = numbers(sc, perPartition, 2).persist(level);
+            long n = perPartition;
+            long expected = PARTITIONS * n * (n - 1) / 2 + 1_000_003L * n * (PARTITIONS * (PARTITIONS - 1) / 2)
+                + PARTITIONS * n;   // salt 1
+            sum(first);
+            check(budget.usedBytes() > 0, "the first RDD was not taken into H2's budget");
+            long secondSum = sum(second);
+            check(secondSum == expected, "second RDD sum " + secondSum + ", expected " + expected);
+            for (int p = 0; p < PARTITIONS; p++) {
+                check(!budget.holds(new org.apache.spark.storage.RDDBlockId(second.id(), p)),
+                    "H2's budget took a block of the second RDD although the first filled it");
+            }
+            sum(third);   // evicts blocks of the second RDD from H1's pool: to disk
+            List<Integer> disk = onDisk(second);
+            System.out.println("reenter: partitions of the second RDD on disk: " + disk);
+            check(!disk.isEmpty(), "no block of the second RDD went to disk: the check would be vacuous");
+            first.unpersist(true);
+            System.gc();   // frees the first RDD's regions: H2 has room again
+            awaitReconciled(budget);
+            long movedBefore = TeraHeap.stats().bytesMoved();
+            secondSum = sum(second);   // reads its disk blocks, and caches them in memory again
+            check(secondSum == expected, "second RDD sum from disk " + secondSum + ", expected " + expected);
+            List<Integer> back = new ArrayList<>();
+            for (int p : disk) {
+                if (budget.holds(new org.apache.spark.storage.RDDBlockId(second.id(), p))) {
+                    back.add(p);
+                }
+            }
+            System.out.println("reenter: read back from disk into H2's budget: " + back);
+            check(!back.isEmpty(), "no block read back from disk was taken into H2");
+            System.gc();
+            awaitReconciled(budget);
+            long moved = TeraHeap.stats().bytesMoved() - movedBefore;
+            check(moved > 0 && budget.pendingBytes() == 0,
+                "blocks read back from disk did not move to H2 (" + moved + " bytes moved)");
+            secondSum = sum(second);
+            check(secondSum == expected, "second RDD sum from H2 " + secondSum + ", expected " + expected);
+        }
     }
 
     private static long sum(JavaRDD<long[]> rdd) {
