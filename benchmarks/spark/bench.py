@@ -292,7 +292,8 @@ def suite(args):
         d = known.get((workload, args.scale)) or measure_footprint(workload, args.scale)
         heap = size_bytes(args.heap) if args.heap else max(int(d * args.heap_fraction), 512 << 20)
         cap = heap + size_bytes(args.cap_extra)
-        h2 = max(int(d * 2), 2 << 30)
+        # Twice D, in whole GB: a multiple of any region size.
+        h2 = max(-(-int(d * 2) // (1 << 30)) << 30, 2 << 30)
         mo_heap = mo_heap_for(d)
         print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB; "
               f"Spark-MO heap {mb(mo_heap)} MB", flush=True)
