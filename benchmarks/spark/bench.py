@@ -336,7 +336,8 @@ def plot(args):
                 continue
             labels.append(config.upper())
             if not ok:
-                bottoms.append(None)
+                bottoms.append("exceeds cap" if all(r["status"] == "exceeds-cap" for r in rs)
+                               else "failed")
                 continue
             med = {p: statistics.median(float(r[p]) if r[p] != "nan" else 0.0 for r in ok)
                    for p, _, _ in parts + [("wall_s", "", "")]}
@@ -345,8 +346,8 @@ def plot(args):
             bottoms.append(med)
         x = 0
         for label, med in zip(labels, bottoms):
-            if med is None:
-                ax.text(x, 0.05, "failed", rotation=90, ha="center", va="bottom", fontsize=8)
+            if isinstance(med, str):
+                ax.text(x, 0.05, med, rotation=90, ha="center", va="bottom", fontsize=8)
             else:
                 y = 0.0
                 for p, name, color in parts:
