@@ -308,7 +308,8 @@ def suite(args):
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
                                         drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None)
                 run(ns)
-    plot(argparse.Namespace(csv=str(out), out=str(out.parent)))
+    # The figure goes to the build tree, wherever the CSV is kept.
+    plot(argparse.Namespace(csv=str(out), out=str(BUILD / "bench")))
 
 
 def plot(args):
