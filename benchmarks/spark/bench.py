@@ -243,15 +243,14 @@ def measure_footprint(workload, scale):
     """D: the cached footprint of a MEMORY_ONLY run in a heap that holds all of it, uncapped,
     as the papers measure it. Recorded in FOOTPRINTS, replacing an older figure."""
     probe = BUILD / "bench" / "spark-footprint-runs.csv"
-    heap = "12g"
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
-                            h2=None, mo_heap=heap, csv=str(probe), profile=False,
+                            h2=None, mo_heap="12g", csv=str(probe), profile=False,
                             drop_caches=False, timeout=3600, extra=[], h2_dir=None)
     if not run(ns):
         die(f"could not measure the cached footprint of {workload} (log in {probe})")
     row = [r for r in read_rows(probe) if r["workload"] == workload and r["scale"] == scale][-1]
-    rows = [r for r in read_rows(FOOTPRINTS)] if FOOTPRINTS.exists() else []
-    rows = [r for r in rows if (r["workload"], r["scale"]) != (workload, scale)]
+    rows = [r for r in (read_rows(FOOTPRINTS) if FOOTPRINTS.exists() else [])
+            if (r["workload"], r["scale"]) != (workload, scale)]
     rows.append({"workload": workload, "scale": scale, "d_mb": row["cached_mb"],
                  "measured": row["time"], "heap_mb": row["heap_mb"], "wall_s": row["wall_s"]})
     rows.sort(key=lambda r: (WORKLOADS.index(r["workload"]), float(r["scale"])))
