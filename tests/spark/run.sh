@@ -76,14 +76,21 @@ check h2-handback "$JDK/bin/java" "${TH[@]}" -XX:TeraHeapSize=192m -Xmx1g -Delem
   -XX:ParallelGCThreads=1 -- handback MEMORY_AND_DISK
 
 # A standalone cluster: master, worker, two executors, each with its own H2 file.
-if master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/cluster-start.log"); then
-  check standalone-cluster "$JDK/bin/java" -Dspark.executor.cores=1 -Dspark.executor.memory=512m \
+cluster_check() {  # name scenario args...
+  local name=$1; shift
+  check "$name" "$JDK/bin/java" -Dspark.executor.cores=1 -Dspark.executor.memory=512m \
     -Dspark.cores.max=2 -Dspark.jars="$REPO/$OUT/checks.jar" \
     "-Dspark.executor.extraJavaOptions=-XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath=$H2_DIR -javaagent:$AGENT" \
-    -- cluster "$master"
+    -- cluster "$@"
+}
+if master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/cluster-start.log"); then
+  cluster_check standalone-cluster "$master"
+  # MEMORY_AND_DISK_2: every block on both executors, each copy in its executor's H2.
+  cluster_check standalone-cluster-replicated "$master" MEMORY_AND_DISK_2
   spark/cluster.sh stop
 else
   result standalone-cluster 1 "$OUT/logs/cluster-start.log"
+  result standalone-cluster-replicated 1 "$OUT/logs/cluster-start.log"
 fi
 }
 

@@ -45,7 +45,7 @@ import org.teraheap.TeraHeap;
  */
 public final class H2StorageBudget {
     /** The advice that must all be in place before any block is counted here. */
-    static final int ADVICE_NEEDED = 5;
+    static final int ADVICE_NEEDED = 6;
 
     private static volatile H2StorageBudget instance;
     private static int adviceWoven;
@@ -170,6 +170,15 @@ public final class H2StorageBudget {
             // Advice must never break Spark: the block simply stays on Spark's usual path.
             reportError(e);
         }
+    }
+
+    /**
+     * {@code registerBlockManager}: the storage memory an executor tells the driver it has, H1's
+     * pool plus H2's budget, against which the driver counts the cached blocks it reports.
+     */
+    public static long withH2Budget(long h1StorageBytes) {
+        H2StorageBudget budget = get();
+        return budget == null ? h1StorageBytes : h1StorageBytes + budget.capacity;
     }
 
     /** {@code blockIsEvictable}: false for a block counted here (evicting it frees no H1). */

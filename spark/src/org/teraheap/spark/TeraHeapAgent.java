@@ -19,11 +19,12 @@ import org.teraheap.TeraHeap;
  * The Java agent that puts the blocks Spark caches deserialized into H2.
  *
  * <p>Given as {@code -javaagent:teraheap-spark.jar} to the driver and the executors. On a JVM
- * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into two
+ * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into three
  * classes of unmodified Spark 3.5 as they load: {@code MemoryStore} offers each deserialized RDD
  * block it stores to {@link H2StorageBudget}, which counts it against H2 instead of H1's storage
  * pool and tags it for the move; H1's evictions skip such blocks; {@code MemoryManager} returns
- * their budget when they are removed. Each advised method must have exactly the signature it has in
+ * their budget when they are removed; {@code BlockManagerMaster} registers the executor's storage
+ * memory with the driver as H1's pool plus H2's budget. Each advised method must have exactly the signature it has in
  * Spark 3.5; if one does not (another Spark version), the agent says so in one line and leaves
  * Spark entirely alone. Spark must be on the application class path, where the agent is: a Spark
  * that another class loader defines is refused in one line and left alone (its classes could not
@@ -37,6 +38,7 @@ import org.teraheap.TeraHeap;
 public final class TeraHeapAgent {
     private static final String MEMORY_STORE = "org.apache.spark.storage.memory.MemoryStore";
     private static final String MEMORY_MANAGER = "org.apache.spark.memory.MemoryManager";
+    private static final String BLOCK_MANAGER_MASTER = "org.apache.spark.storage.BlockManagerMaster";
 
     // The advised methods, as Spark 3.5 compiles them.
     private static final String BLOCK_ID = "Lorg/apache/spark/storage/BlockId;";
@@ -48,6 +50,9 @@ public final class TeraHeapAgent {
         + "Lorg/apache/spark/storage/memory/MemoryEntry;" + MEMORY_MODE + "Lscala/Option;)Z";
     static final String RELEASE_STORAGE_MEMORY = "(J" + MEMORY_MODE + ")V";
     static final String RELEASE_ALL_STORAGE_MEMORY = "()V";
+    private static final String BLOCK_MANAGER_ID = "Lorg/apache/spark/storage/BlockManagerId;";
+    static final String REGISTER_BLOCK_MANAGER = "(" + BLOCK_MANAGER_ID + "[Ljava/lang/String;JJ"
+        + "Lorg/apache/spark/rpc/RpcEndpointRef;Z)" + BLOCK_MANAGER_ID;
 
     private static boolean reportedLoader;
 
@@ -66,8 +71,8 @@ public final class TeraHeapAgent {
 
         new AgentBuilder.Default()
             .disableClassFormatChanges()
-            // Only Spark's two classes are looked at; nothing else is parsed.
-            .ignore(not(named(MEMORY_STORE).or(named(MEMORY_MANAGER))))
+            // Only Spark's three classes are looked at; nothing else is parsed.
+            .ignore(not(named(MEMORY_STORE).or(named(MEMORY_MANAGER)).or(named(BLOCK_MANAGER_MASTER))))
             .with(new Failures())
             .type(named(MEMORY_STORE))
             .transform((builder, type, loader, module, domain) -> {
@@ -89,6 +94,14 @@ public final class TeraHeapAgent {
                     "releaseStorageMemory", RELEASE_STORAGE_MEMORY);
                 return weave(builder, type, MemoryManagerAdvice.ReleaseAll.class,
                     "releaseAllStorageMemory", RELEASE_ALL_STORAGE_MEMORY);
+            })
+            .type(named(BLOCK_MANAGER_MASTER))
+            .transform((builder, type, loader, module, domain) -> {
+                if (!onAgentClassPath(type, loader)) {
+                    return builder;
+                }
+                return weave(builder, type, BlockManagerMasterAdvice.Register.class,
+                    "registerBlockManager", REGISTER_BLOCK_MANAGER);
             })
             .installOn(instrumentation);
     }

@@ -39,7 +39,9 @@ import org.teraheap.spark.TeraHeapMetricsPlugin;
  *                                 into H2's budget, stay in H1 and are counted in H1's storage
  *                                 pool again; once the group is dropped they move and are
  *                                 counted in H2 again
- *   SparkCacheCheck cluster MASTER  a standalone cluster, two executors, each its own H2
+ *   SparkCacheCheck cluster MASTER [LEVEL]  a standalone cluster, two executors, each its own
+ *                                 H2; with a replicated level (_2), every block on both
+ *                                 executors, and both copies in their executor's H2
  *   SparkCacheCheck loader LEVEL  as h2, after a second copy of Spark's MemoryStore was loaded
  *                                 by another class loader: the agent refuses that one, in one
  *                                 line, and still serves the Spark on the class path
@@ -65,6 +67,9 @@ public final class SparkCacheCheck {
         StorageLevel level = StorageLevel.MEMORY_AND_DISK();
         if (scenario.equals("cluster")) {
             conf.setMaster(args[1]);
+            if (args.length > 2) {
+                level = StorageLevel.fromString(args[2]);
+            }
         } else {
             conf.setMaster("local[2]");
             level = StorageLevel.fromString(args[1]);
@@ -136,6 +141,7 @@ public final class SparkCacheCheck {
                     if (conf.contains("spark.plugins")) {
                         checkMetrics(stats);
                     }
+                    checkStorageMemory(sc, memSize);
                     rdd.unpersist(true);
                     System.gc();
                     stats = TeraHeap.stats();
@@ -191,6 +197,10 @@ public final class SparkCacheCheck {
                         && Long.parseLong(e.split(" ")[2]) > 0).map(e -> e.split(" ")[0]).distinct().count();
                     check(withH2 >= 2, "expected two executors with cached data in H2: " + executors);
                     check(info.numCachedPartitions() == PARTITIONS && info.diskSize() == 0, where);
+                    if (level.replication() == 2) {
+                        checkReplicas(sc, rdd);
+                    }
+                    checkStorageMemory(sc, memSize);
                     break;
                 }
                 default:
@@ -198,6 +208,95 @@ public final class SparkCacheCheck {
             }
         }
         System.out.println("PASS " + scenario);
+    }
+
+    /**
+     * Storage memory as the driver counts it for each executor, which the UI's executors page
+     * and the REST API show: blocks in H2 included, it must not exceed what the executor
+     * registered (H1's storage pool plus H2's budget, with the agent).
+     */
+    private static void checkStorageMemory(JavaSparkContext sc, long memSize) throws InterruptedException {
+        scala.collection.Iterator<scala.Tuple2<String, scala.Tuple2<Object, Object>>> status =
+            sc.sc().getExecutorMemoryStatus().iterator();
+        while (status.hasNext()) {
+            scala.Tuple2<String, scala.Tuple2<Object, Object>> e = status.next();
+            long max = (Long) e._2()._1();
+            long remaining = (Long) e._2()._2();
+            System.out.println("storage memory of " + e._1() + ": " + ((max - remaining) >> 20) + " of "
+                + (max >> 20) + " MB used");
+            check(remaining >= 0, "block manager " + e._1() + " holds " + ((max - remaining) >> 20)
+                + " MB of blocks against " + (max >> 20) + " MB of storage memory");
+        }
+        // The status store (the UI's figures) follows the listener bus: wait for the blocks.
+        long used = 0;
+        List<org.apache.spark.status.api.v1.ExecutorSummary> executors = new ArrayList<>();
+        for (int i = 0; i < 200 && used < memSize; i++) {
+            Thread.sleep(50);
+            executors = scala.collection.JavaConverters.seqAsJavaList(sc.sc().statusStore().executorList(true));
+            used = executors.stream().mapToLong(org.apache.spark.status.api.v1.ExecutorSummary::memoryUsed).sum();
+        }
+        check(used >= memSize, "the status store counts " + used + " bytes of blocks, not " + memSize);
+        for (org.apache.spark.status.api.v1.ExecutorSummary e : executors) {
+            check(e.memoryUsed() <= e.maxMemory(), "executor " + e.id() + "'s storage memory reads "
+                + (100 * e.memoryUsed() / Math.max(1, e.maxMemory())) + "% (" + e.memoryUsed() + " of "
+                + e.maxMemory() + " bytes)");
+        }
+    }
+
+    /**
+     * A replicated RDD on two executors: the driver knows two copies of every block, both in
+     * memory, and each executor holds all of them in H2's budget, moved to its H2.
+     */
+    private static void checkReplicas(JavaSparkContext sc, JavaRDD<long[]> rdd) throws InterruptedException {
+        java.util.Map<String, Long> cachedPerExecutor = new java.util.HashMap<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            org.apache.spark.storage.RDDBlockId block = new org.apache.spark.storage.RDDBlockId(rdd.id(), p);
+            java.util.Map<org.apache.spark.storage.BlockManagerId, org.apache.spark.storage.BlockStatus> copies =
+                scala.collection.JavaConverters.mapAsJavaMap(SparkEnv.get().blockManager().master().getBlockStatus(block, true));
+            check(copies.size() == 2, block + " has " + copies.size() + " copies, not 2: " + copies);
+            for (java.util.Map.Entry<org.apache.spark.storage.BlockManagerId, org.apache.spark.storage.BlockStatus> c
+                     : copies.entrySet()) {
+                check(c.getValue().memSize() > 0 && c.getValue().diskSize() == 0,
+                    "a copy of " + block + " is not in memory: " + c.getValue());
+                cachedPerExecutor.merge(c.getKey().executorId(), c.getValue().memSize(), Long::sum);
+            }
+        }
+        check(cachedPerExecutor.size() == 2, "copies on " + cachedPerExecutor.keySet() + ", not two executors");
+        int id = rdd.id();
+        java.util.Map<String, String> reports = new java.util.TreeMap<>();
+        for (int attempt = 0; attempt < 10 && reports.size() < 2; attempt++) {
+            List<String> seen = sc.parallelize(Arrays.asList(0, 1, 2, 3, 4, 5, 6, 7), PARTITIONS).map(i -> {
+                System.gc();   // moves the blocks this executor took, replicas included
+                H2StorageBudget budget = H2StorageBudget.get();
+                for (int w = 0; w < 400 && budget != null && budget.reconciledGcs() < budget.fullGcs(); w++) {
+                    Thread.sleep(50);
+                }
+                int held = 0;
+                for (int p = 0; p < PARTITIONS; p++) {
+                    if (budget != null && budget.holds(new org.apache.spark.storage.RDDBlockId(id, p))) {
+                        held++;
+                    }
+                }
+                return SparkEnv.get().executorId() + " " + held + " "
+                    + (budget == null ? -1 : budget.pendingBytes()) + " " + TeraHeap.stats().bytesMoved();
+            }).collect();
+            for (String r : seen) {
+                reports.put(r.split(" ")[0], r);
+            }
+        }
+        System.out.println("replicas: cached per executor " + cachedPerExecutor + "; executors (id, blocks in H2's"
+            + " budget, bytes waiting for the move, bytes moved): " + reports.values());
+        check(reports.keySet().equals(cachedPerExecutor.keySet()),
+            "tasks ran on " + reports.keySet() + ", copies are on " + cachedPerExecutor.keySet());
+        for (String r : reports.values()) {
+            String[] f = r.split(" ");
+            long cached = cachedPerExecutor.get(f[0]);
+            check(Integer.parseInt(f[1]) == PARTITIONS, "executor " + f[0] + " holds " + f[1] + " of "
+                + PARTITIONS + " blocks in H2's budget");
+            check(Long.parseLong(f[2]) == 0, "executor " + f[0] + " still waits to move " + f[2] + " bytes");
+            check(Long.parseLong(f[3]) >= cached * 9 / 10, "executor " + f[0] + " moved " + f[3]
+                + " bytes to H2 for " + cached + " cached");
+        }
     }
 
     /**
