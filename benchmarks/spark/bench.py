@@ -69,7 +69,7 @@ SPARK_MEMORY_FRACTION = 0.6
 MO_POOL_HEADROOM = 1.25
 JVM_OUTSIDE_HEAP = 400 << 20
 
-WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb"]
+WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "rl", "sql"]
 CONFIGS = ["sd", "g1", "mo", "th"]
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it).
 EXTRA_CONFIGS = ["thd"]

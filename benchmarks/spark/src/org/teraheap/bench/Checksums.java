@@ -102,4 +102,25 @@ final class Checksums {
             return sum;
         }
     }
+
+    /** A 64-bit hash of a row's values, in field order (longs, ints and strings). */
+    static long rowHash(org.apache.spark.sql.Row row) {
+        long h = row.length();
+        for (int i = 0; i < row.length(); i++) {
+            Object v = row.get(i);
+            long field;
+            if (v == null) {
+                field = 0x6E756C6CL;
+            } else if (v instanceof Number n) {
+                field = n.longValue();
+            } else {
+                field = 0;
+                for (char c : v.toString().toCharArray()) {
+                    field = Generators.mix64(field * 31 + c);
+                }
+            }
+            h = Generators.mix64(h * 31 + field);
+        }
+        return h;
+    }
 }

@@ -1,6 +1,7 @@
 package org.teraheap.bench;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -13,6 +14,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.graphx.Edge;
 import org.apache.spark.mllib.linalg.Vectors;
 import org.apache.spark.mllib.regression.LabeledPoint;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 
 /**
  * Deterministic synthetic inputs, generated inside Spark.
@@ -46,20 +49,27 @@ final class Generators {
     static final long POINTS = 50_000;
     static final int FEATURES = 100;
     static final int NB_CLASSES = 5;
+    /** RDD-RL: records (key, category, day, amount, name) and a small table of categories. */
+    static final long RECORDS = 200_000;
+    static final int CATEGORIES = 1_000;
+    static final int DAYS = 365;
 
     // Rough cached bytes per element when deserialized (MEMORY_ONLY), only used to pick the
     // default number of partitions.
     private static final long BYTES_PER_GRAPH_EDGE = 64;
     private static final long BYTES_PER_RATING = 120;
     private static final long BYTES_PER_POINT = FEATURES * 8L + 64;
+    private static final long BYTES_PER_RECORD = 200;
 
     private static final int EDGE_CHUNK = 1 << 13;
     private static final int POINT_CHUNK = 1 << 10;
+    private static final int RECORD_CHUNK = 1 << 13;
 
     private static final long SEED_GRAPH = 0x5EED_0001L;
     private static final long SEED_RATINGS = 0x5EED_0002L;
     private static final long SEED_POINTS = 0x5EED_0003L;
     private static final long SEED_MODEL = 0x5EED_0004L;
+    private static final long SEED_RECORDS = 0x5EED_0005L;
 
     /** R-MAT quadrant probabilities (Graph500): a power-law-like, skewed degree distribution. */
     private static final double RMAT_A = 0.57;
@@ -89,6 +99,10 @@ final class Generators {
 
     static long pointBytes(double scale) {
         return scaled(POINTS, scale) * BYTES_PER_POINT;
+    }
+
+    static long recordBytes(double scale) {
+        return scaled(RECORDS, scale) * BYTES_PER_RECORD;
     }
 
     // ---- graphs ----
@@ -215,6 +229,34 @@ final class Generators {
             w[j] = rng.nextGaussian() * 3.0 / Math.sqrt(FEATURES);
         }
         return w;
+    }
+
+    // ---- relational records ----
+
+    /**
+     * Rows (key, category, day, amount, name): keys 0..n-1, categories skewed towards the low ids,
+     * amounts in cents, names of 12 to 20 characters.
+     */
+    static JavaRDD<Row> records(JavaSparkContext jsc, long rows, int partitions) {
+        return generate(jsc, rows, RECORD_CHUNK, partitions, (chunk, count) -> {
+            SplittableRandom rng = random(SEED_RECORDS, chunk);
+            long[] key = {chunk * RECORD_CHUNK};
+            return repeat(count, () -> {
+                long k = key[0]++;
+                int category = (int) skewed(rng, CATEGORIES, 2.0);
+                String name = "customer-" + Long.toString(rng.nextLong(1L << 20, 1L << 52), 36);
+                return RowFactory.create(k, category, rng.nextInt(DAYS), rng.nextLong(1, 10_000_000), name);
+            });
+        });
+    }
+
+    /** The categories table: (id, region, rate). */
+    static List<Row> categories() {
+        List<Row> rows = new ArrayList<>(CATEGORIES);
+        for (int id = 0; id < CATEGORIES; id++) {
+            rows.add(RowFactory.create(id, id % 17, 1L + id % 7));
+        }
+        return rows;
     }
 
     // ---- plumbing ----

@@ -19,7 +19,9 @@ enum Workload {
     LINR("linr", 20, Generators::pointBytes, MlWorkloads::linearRegression),
     LOGR("logr", 20, Generators::pointBytes, MlWorkloads::logisticRegression),
     SVM("svm", 20, Generators::pointBytes, MlWorkloads::svm),
-    NB("nb", 1, Generators::pointBytes, MlWorkloads::naiveBayes);
+    NB("nb", 1, Generators::pointBytes, MlWorkloads::naiveBayes),
+    RL("rl", 5, Generators::recordBytes, SqlWorkloads::rddRelation),
+    SQL("sql", 5, Generators::recordBytes, SqlWorkloads::columnarRelation);
 
     /** Runs one workload; everything it does counts towards the reported time. */
     interface Runner {
