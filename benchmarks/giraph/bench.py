@@ -291,7 +291,7 @@ def main():
     q = sub.add_parser("plot")
     q.add_argument("csv")
     q.add_argument("--heap-mb", type=int, help="the H to draw (default the smallest)")
-    q.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
+    q.add_argument("--out", default=str(BUILD / "bench"))
     args = p.parse_args()
     for f in (JAVA, BENCH_JAR, CLASSPATH, AGENT):
         if args.command in ("run", "suite") and not f.exists():
