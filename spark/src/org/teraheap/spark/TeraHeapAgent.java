@@ -19,14 +19,14 @@ import org.teraheap.TeraHeap;
  * The Java agent that puts the blocks Spark caches deserialized into H2.
  *
  * <p>Given as {@code -javaagent:teraheap-spark.jar} to the driver and the executors. On a JVM
- * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into three
- * classes of unmodified Spark 3.5 as they load: {@code MemoryStore} offers each deserialized RDD
- * block it stores to {@link H2StorageBudget}, which counts it against H2 instead of H1's storage
- * pool and tags it for the move; H1's evictions skip such blocks; {@code MemoryManager} returns
- * their budget when they are removed; {@code BlockManagerMaster} registers the executor's storage
- * memory with the driver as H1's pool plus H2's budget. Each advised method must have exactly the signature it has in
- * Spark 3.5; if one does not (another Spark version), the agent says so in one line and leaves
- * Spark entirely alone. Spark must be on the application class path, where the agent is: a Spark
+ * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into
+ * three classes of unmodified Spark 3.5 as they load: {@code MemoryStore} offers each
+ * deserialized RDD block it stores to {@link H2StorageBudget}, which counts it against H2 instead
+ * of H1's storage pool and tags it for the move; H1's evictions skip such blocks;
+ * {@code MemoryManager} returns their budget when they are removed; {@code BlockManagerMaster}
+ * registers the executor's storage memory with the driver as H1's pool plus H2's budget. Each
+ * advised method must have exactly the signature it has in Spark 3.5; if one does not (another
+ * Spark version), the agent says so in one line and leaves Spark entirely alone. Spark must be on the application class path, where the agent is: a Spark
  * that another class loader defines is refused in one line and left alone (its classes could not
  * see the agent's, nor the agent its). Advice never throws into Spark: an error inside it is
  * reported once, and the block concerned takes Spark's usual path.

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.Row;
 
 import scala.Tuple2;
 
@@ -104,7 +105,7 @@ final class Checksums {
     }
 
     /** A 64-bit hash of a row's values, in field order (longs, ints and strings). */
-    static long rowHash(org.apache.spark.sql.Row row) {
+    static long rowHash(Row row) {
         long h = row.length();
         for (int i = 0; i < row.length(); i++) {
             Object v = row.get(i);

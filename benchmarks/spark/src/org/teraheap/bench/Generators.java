@@ -235,7 +235,7 @@ final class Generators {
 
     /**
      * Rows (key, category, day, amount, name): keys 0..n-1, categories skewed towards the low ids,
-     * amounts in cents, names of 12 to 20 characters.
+     * amounts in cents, names of 13 to 20 characters.
      */
     static JavaRDD<Row> records(JavaSparkContext jsc, long rows, int partitions) {
         return generate(jsc, rows, RECORD_CHUNK, partitions, (chunk, count) -> {
