@@ -14,6 +14,7 @@
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
@@ -66,6 +67,7 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   TeraHeapCards::initialize(_h2);
   TeraHeapRoots::initialize();
   TeraHeapForwarding::initialize();
+  TeraHeapEvacuation::initialize(_regions);
 
   log_layout();
   return h1_rs;
@@ -100,6 +102,7 @@ void TeraHeap::log_layout() {
 
 void TeraHeap::prepare_marking() {
   TeraHeapLiveness::prepare(_regions);
+  TeraHeapEvacuation::prepare();
   // Marking reads live regions' cards, adjusting those of the regions that have some.
   TeraHeapCards::refresh(_regions, 0, _regions->in_use_count());
 }
@@ -109,10 +112,13 @@ void TeraHeap::mark_region_live(oop obj) {
 }
 
 bool TeraHeap::mark_from_live_regions(ParCompactionManager* cm) {
-  return TeraHeapLiveness::mark_from_live_region(_regions, cm);
+  return TeraHeapLiveness::mark_from_live_region(_regions, cm) || TeraHeapEvacuation::trace(cm);
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
+  if (TeraHeapEvacuation::is_traced_region(obj)) {
+    return TeraHeapEvacuation::is_reached(obj);
+  }
   return _regions->is_live(obj);
 }
 
@@ -180,6 +186,7 @@ void TeraHeap::collect() {
   bool any_movable = pressure || TeraHeapStressMove;
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
     if (!is_in_h2(root) && PSParallelCompact::mark_bitmap()->is_marked(root)) {
+      TeraHeapEvacuation::note_rooted(label);
       const bool advised = TeraHeapRoots::is_movable(label);
       groups.append(TeraHeapMoveTask::Group{root, label, advised, false});
       any_movable |= advised;
@@ -213,7 +220,10 @@ void TeraHeap::collect() {
   }
   const size_t words = Atomic::load(&shared.words_moved);
   const bool h2_full = Atomic::load(&shared.h2_full);
-  _moved_this_gc = objects > 0;
+  // Sparse labels next, into regions of their own: the groups above may have
+  // filled H2, and then these keep their regions.
+  const size_t evacuated = TeraHeapEvacuation::evacuate();
+  _moved_this_gc = objects > 0 || evacuated > 0;
   if (_moved_this_gc) {
     _regions->sort_in_use();
     TeraHeapForwarding::moves_done();
@@ -255,6 +265,9 @@ void TeraHeap::adjust_h2() {
   // compaction will meet no reference to an old copy.
   _moved_this_gc = false;
   TeraHeapForwarding::clear();
+  if (TeraHeapEvacuation::finish() > 0) {
+    _reported_full = false;
+  }
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
 }
 

@@ -25,17 +25,22 @@ class ThreadClosure;
 // tells H2 from H1.
 //
 // Over a full GC (PSParallelCompact) the hooks run in this order:
-//   prepare_marking      every region dead until marking reaches it
-//   (marking, reference  references into H2 make regions live, never objects;
-//    processing)         whoever drains a marking stack reads the live regions'
-//                        cards and marks their H1 referents (mark_from_live_regions)
-//   (weak processing)    referents in dead regions are cleared
+//   prepare_marking      every region dead until marking reaches it; orphaned
+//                        labels due for a trace are picked (TeraHeapEvacuation)
+//   (marking, reference  references into H2 make regions live, never objects
+//    processing)         (but objects of traced labels); whoever drains a marking
+//                        stack reads the live regions' cards and marks their H1
+//                        referents (mark_from_live_regions)
+//   (weak processing)    referents in dead regions, or unreached in traced ones,
+//                        are cleared
 //   collect              free dead regions; move advised (or, past the high
-//                        threshold, all) tagged groups into H2; redirect live
-//                        H1 objects' references to moved objects
+//                        threshold, all) tagged groups into H2; evacuate sparse
+//                        traced labels; redirect live H1 objects' references to
+//                        moved objects
 //   (summary)            may write a filler over an old copy (TeraHeapForwarding)
 //   (adjust roots)       roots follow the moves (adjust_pointer)
-//   adjust_h2            H2's references into H1 follow compaction; card states reset
+//   adjust_h2            H2's references into H1 follow compaction; card states
+//                        reset; evacuated regions freed
 //   (compaction)
 class TeraHeap : AllStatic {
   static MemRegion           _h2;        // the whole of H2
@@ -74,10 +79,10 @@ public:
   static bool is_alive_in_h2(oop obj);
   static void collect();
   // Adjusting a reference to `obj`: true if TeraHeap took care of it (an H2
-  // object, which a full GC never moves, or a moved object, now at its H2
-  // copy), false for the collector to adjust. Between a move and the end of
-  // adjust_h2 roots and H2 may still refer to old copies; outside that window
-  // only the range check is made. (teraHeap.inline.hpp)
+  // object, which a full GC moves only out of an evacuated label, or a moved
+  // object, now at its H2 copy), false for the collector to adjust. Between a
+  // move and the end of adjust_h2 roots and H2 may still refer to old copies;
+  // outside that window only the range check is made. (teraHeap.inline.hpp)
   template <class T> static inline bool adjust_pointer(T* p, oop obj);
   static void adjust_h2();
 

@@ -7,13 +7,19 @@
 
 #include "gc/teraheap/teraHeap.hpp"
 
+#include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "oops/access.inline.hpp"
+#include "oops/oop.inline.hpp"
 
 template <class T>
 inline bool TeraHeap::adjust_pointer(T* p, oop obj) {
   if (is_in_h2(obj)) {
-    return true;   // unchanged: no store, so no H2 page is dirtied for nothing
+    // Unchanged, so no H2 page is dirtied for nothing, unless its label was evacuated.
+    if (_moved_this_gc && TeraHeapEvacuation::is_evacuating(obj) && obj->is_forwarded()) {
+      RawAccess<IS_NOT_NULL>::oop_store(p, obj->forwardee());
+    }
+    return true;
   }
   if (!_moved_this_gc) {
     return false;

@@ -99,6 +99,11 @@ static void check_thresholds() {
     TeraHeapArguments::fail("-XX:TeraHeapHighThreshold=" UINTX_FORMAT " is invalid: "
                             "give a percent between 1 and 100, e.g. 85", TeraHeapHighThreshold);
   }
+  if (TeraHeapEvacuationLiveThresholdPercent > 100) {
+    TeraHeapArguments::fail("-XX:TeraHeapEvacuationLiveThresholdPercent=" UINTX_FORMAT " is invalid: "
+                            "give a percent between 0 (never evacuate) and 100, e.g. 50",
+                            TeraHeapEvacuationLiveThresholdPercent);
+  }
   if (TeraHeapLowThreshold >= TeraHeapHighThreshold) {
     TeraHeapArguments::fail("-XX:TeraHeapLowThreshold=" UINTX_FORMAT " must be below "
                             "-XX:TeraHeapHighThreshold=" UINTX_FORMAT ", e.g. 50 and 85",

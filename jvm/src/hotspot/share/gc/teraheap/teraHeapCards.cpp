@@ -14,6 +14,7 @@
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
@@ -287,9 +288,11 @@ public:
       return;
     }
     if (TeraHeap::is_in_h2(o)) {
-      // Only live regions' cards are read: the target lives too.
+      // Only live regions' cards are read: the target lives too. (Also when
+      // the field's object is dead: a region that stays must not refer into
+      // one that an evacuation frees.)
       link(o);
-      _regions->mark_live(_regions->raw_index_of(o));
+      TeraHeapLiveness::mark_reached(_regions, o);
     } else {
       _cm->mark_and_push(p);
     }

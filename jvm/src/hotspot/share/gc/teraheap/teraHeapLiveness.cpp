@@ -5,6 +5,7 @@
 #include "precompiled.hpp"
 #include "gc/parallel/psCompactionManager.inline.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "oops/klass.inline.hpp"
@@ -15,6 +16,7 @@ void TeraHeapLiveness::prepare(TeraHeapRegions* regions) {
 
 void TeraHeapLiveness::mark_reached(TeraHeapRegions* regions, oop obj) {
   regions->mark_live(regions->raw_index_of(obj));
+  TeraHeapEvacuation::reached(obj);
 }
 
 bool TeraHeapLiveness::mark_from_live_region(TeraHeapRegions* regions, ParCompactionManager* cm) {

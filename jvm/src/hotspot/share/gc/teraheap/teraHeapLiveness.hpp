@@ -29,7 +29,7 @@ class TeraHeapLiveness : AllStatic {
 public:
   // Before marking: every region is dead until marking reaches it.
   static void prepare(TeraHeapRegions* regions);
-  // Marking reached `obj` in H2.
+  // Marking reached `obj` in H2 (from H1, a root, or a card of a live region).
   static void mark_reached(TeraHeapRegions* regions, oop obj);
   // Reads one queued live region into `cm`'s marking stacks; false if none was queued.
   static bool mark_from_live_region(TeraHeapRegions* regions, ParCompactionManager* cm);

@@ -12,6 +12,7 @@
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
@@ -343,8 +344,10 @@ public:
       return;
     }
     oop o = CompressedOops::decode_not_null(heap_oop);
-    // Live H1 objects are marked; an unmarked one that is referenced moved to H2.
-    if (!TeraHeap::is_in_h2(o) && !PSParallelCompact::mark_bitmap()->is_marked(o) && o->is_forwarded()) {
+    // Live H1 objects are marked; an unmarked one that is referenced moved to
+    // H2. In H2, only objects of evacuated labels move.
+    if (TeraHeap::is_in_h2(o) ? TeraHeapEvacuation::is_evacuating(o) && o->is_forwarded()
+                              : !PSParallelCompact::mark_bitmap()->is_marked(o) && o->is_forwarded()) {
       RawAccess<IS_NOT_NULL>::oop_store(p, o->forwardee());
     }
   }

@@ -117,6 +117,15 @@ void TeraHeapRegions::set_open_region(jlong label, uint region) {
   }
 }
 
+void TeraHeapRegions::close_label(jlong label) {
+  MutexLocker ml(_claim_lock, Mutex::_no_safepoint_check_flag);
+  const int at = _open_labels.find(label);
+  if (at >= 0) {
+    _open_labels.remove_at(at);
+    _open_regions.remove_at(at);
+  }
+}
+
 // Regions just marked free give back their tables' pages (those that no
 // region in use shares) now, and their storage soon, outside the pause.
 void TeraHeapRegions::release(MemRegion mr) {

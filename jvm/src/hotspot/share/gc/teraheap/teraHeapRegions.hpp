@@ -144,6 +144,10 @@ public:
   // Whether the full GC's adjust step must read the region's cards.
   void set_has_cards(uint i, bool v) { _has_cards[i] = v; }
   bool has_cards(uint i) const { return _has_cards[i]; }
+  // Its objects were all copied elsewhere: the next free_dead_regions frees it.
+  void set_dead(uint i) { _live[i] = false; }
+  // Forgets `label`'s open region: its next claim opens a fresh one.
+  void close_label(jlong label);
   // Frees every region left unmarked; returns how many.
   size_t free_dead_regions();
 

@@ -67,6 +67,13 @@
           "DRAM for H1 and H2's page cache together; giving it turns on "   \
           "-XX:+TeraHeapDynamicH1. 0: the memory cgroup's limit.")          \
                                                                             \
+  product(uintx, TeraHeapEvacuationLiveThresholdPercent, 50,              \
+          "A label that no tagged root keeps alive any more, but whose "   \
+          "regions live on because other data refers into them, has its "  \
+          "live objects copied to fresh regions, and its regions freed, "   \
+          "when they hold less live data than this percent of their used " \
+          "bytes. 0: never.")                                               \
+                                                                            \
   product(bool, TeraHeapStressMove, false, DIAGNOSTIC,                      \
           "Testing: at every full GC also move a few old objects nobody "   \
           "tagged, each with what it reaches, so that any program runs "    \

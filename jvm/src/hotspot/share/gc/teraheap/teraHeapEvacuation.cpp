@@ -1,0 +1,459 @@
+/*
+ * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/psCompactionManager.inline.hpp"
+#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapEvacuation.hpp"
+#include "gc/teraheap/teraHeapMoveBuffers.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapRoots.hpp"
+#include "logging/log.hpp"
+#include "memory/iterator.inline.hpp"
+#include "memory/resourceArea.hpp"
+#include "oops/access.inline.hpp"
+#include "oops/compressedOops.inline.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/atomic.hpp"
+#include "runtime/globals.hpp"
+#include "runtime/mutex.hpp"
+#include "runtime/mutexLocker.hpp"
+#include "runtime/os.hpp"
+#include "utilities/bitMap.inline.hpp"
+#include "utilities/copy.hpp"
+
+// H2 bytes one full GC may trace: its reached bits take a word's bit each
+// (16 MB of DRAM per GB), for the pause only.
+static const size_t trace_budget_bytes = 1 * G;
+// An orphaned label is traced again after this many full GCs at most.
+static const uint longest_trace_interval = 64;
+
+// A traced region: which of its objects marking reached, and their words.
+class TeraHeapTracedRegion : public CHeapObj<mtGC> {
+  HeapWord* _bottom;
+public:
+  CHeapBitMap     reached;
+  volatile size_t live_words;
+
+  TeraHeapTracedRegion(HeapWord* bottom, size_t words) :
+    _bottom(bottom), reached(words, mtGC), live_words(0) {}
+  BitMap::idx_t bit(oop obj) const { return pointer_delta(cast_from_oop<HeapWord*>(obj), _bottom); }
+  oop object_at(BitMap::idx_t bit) const { return cast_to_oop(_bottom + bit); }
+};
+
+// When an orphaned label is next traced.
+struct TeraHeapOrphan {
+  jlong label;
+  uint  next_gc;    // the full GC that traces it
+  uint  interval;   // full GCs between traces, doubling
+};
+
+static int compare_orphans(const TeraHeapOrphan& a, const TeraHeapOrphan& b) {
+  return a.label < b.label ? -1 : (a.label > b.label ? 1 : 0);
+}
+static int compare_labels(const jlong& a, const jlong& b) {
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+static int compare_labels_ptr(jlong* a, jlong* b) {
+  return compare_labels(*a, *b);
+}
+static int compare_words(HeapWord* const& a, HeapWord* const& b) {
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+static TeraHeapRegions* _regions = NULL;
+static uint _full_gcs = 0;
+
+// Per region (all NULL or false between full GCs, but the roots).
+static TeraHeapTracedRegion** _traced = NULL;
+static GrowableArrayCHeap<HeapWord*, mtGC>** _roots = NULL;   // tagged roots in it, sorted
+static volatile bool* _root_reached = NULL;
+static bool* _evacuating = NULL;
+
+static GrowableArrayCHeap<uint, mtGC>* _traced_list = NULL;      // by label, then address
+static GrowableArrayCHeap<uint, mtGC>* _rooted_regions = NULL;   // regions with a roots list
+static GrowableArrayCHeap<uint, mtGC>* _evacuating_list = NULL;
+static GrowableArrayCHeap<uint, mtGC>* _evacuated_list = NULL;   // to free once adjusted
+static GrowableArrayCHeap<jlong, mtGC>* _rooted_labels = NULL;
+static GrowableArrayCHeap<TeraHeapOrphan, mtGC>* _orphans = NULL;  // sorted by label
+
+// Objects reached from outside a traced label, not followed yet.
+static Mutex* _queue_lock = NULL;
+static GrowableArrayCHeap<oop, mtGC>* _queue = NULL;
+static volatile int _queue_length = 0;
+
+static size_t _objects_evacuated = 0;
+static size_t _words_evacuated = 0;
+static uint _labels_evacuated = 0;
+
+bool TeraHeapEvacuation::enabled() {
+  return _regions != NULL;
+}
+
+void TeraHeapEvacuation::initialize(TeraHeapRegions* regions) {
+  if (TeraHeapEvacuationLiveThresholdPercent == 0) {
+    return;
+  }
+  const uint n = regions->count();
+  _traced = NEW_C_HEAP_ARRAY(TeraHeapTracedRegion*, n, mtGC);
+  _roots = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<HeapWord* COMMA mtGC>*, n, mtGC);
+  _root_reached = NEW_C_HEAP_ARRAY(volatile bool, n, mtGC);
+  _evacuating = NEW_C_HEAP_ARRAY(bool, n, mtGC);
+  for (uint i = 0; i < n; i++) {
+    _traced[i] = NULL;
+    _roots[i] = NULL;
+    _root_reached[i] = false;
+    _evacuating[i] = false;
+  }
+  _traced_list = new GrowableArrayCHeap<uint, mtGC>(16);
+  _rooted_regions = new GrowableArrayCHeap<uint, mtGC>(16);
+  _evacuating_list = new GrowableArrayCHeap<uint, mtGC>(16);
+  _evacuated_list = new GrowableArrayCHeap<uint, mtGC>(16);
+  _rooted_labels = new GrowableArrayCHeap<jlong, mtGC>(16);
+  _orphans = new GrowableArrayCHeap<TeraHeapOrphan, mtGC>(16);
+  _queue = new GrowableArrayCHeap<oop, mtGC>(64);
+  _queue_lock = new Mutex(Mutex::leaf, "TeraHeapEvacuation_lock", true, Mutex::_safepoint_check_never);
+  _regions = regions;
+}
+
+static TeraHeapOrphan* find_orphan(jlong label) {
+  bool found;
+  const int at = _orphans->find_sorted<TeraHeapOrphan, compare_orphans>(TeraHeapOrphan{label, 0, 0}, found);
+  return found ? _orphans->adr_at(at) : NULL;
+}
+
+struct TeraHeapLabelRegion {
+  jlong label;
+  uint  region;
+};
+
+static int compare_label_regions(TeraHeapLabelRegion* a, TeraHeapLabelRegion* b) {
+  if (a->label != b->label) {
+    return a->label < b->label ? -1 : 1;
+  }
+  return a->region < b->region ? -1 : (a->region > b->region ? 1 : 0);
+}
+
+void TeraHeapEvacuation::prepare() {
+  if (!enabled()) {
+    return;
+  }
+  _full_gcs++;
+  _rooted_labels->clear();
+  for (int k = 0; k < _rooted_regions->length(); k++) {
+    _root_reached[_rooted_regions->at(k)] = false;
+  }
+  if (_orphans->is_empty()) {
+    return;
+  }
+  // The regions of the orphaned labels due for a trace, label by label.
+  ResourceMark rm;
+  GrowableArray<TeraHeapLabelRegion> due;
+  for (int k = 0; k < _regions->in_use_count(); k++) {
+    const uint r = _regions->in_use_region(k);
+    const TeraHeapOrphan* o = find_orphan(_regions->label(r));
+    if (o != NULL && o->next_gc <= _full_gcs) {
+      due.append(TeraHeapLabelRegion{_regions->label(r), r});
+    }
+  }
+  due.sort(compare_label_regions);
+  size_t budget = trace_budget_bytes;
+  for (int a = 0, b; a < due.length(); a = b) {
+    const jlong label = due.at(a).label;
+    bool spans = false;
+    size_t used = 0;
+    for (b = a; b < due.length() && due.at(b).label == label; b++) {
+      const uint r = due.at(b).region;
+      used += _regions->used(r).byte_size();
+      spans |= _regions->used(r).word_size() > _regions->region_words();
+    }
+    TeraHeapOrphan* o = find_orphan(label);
+    if (spans) {
+      o->next_gc = UINT_MAX;   // an object larger than a region: never traced
+      continue;
+    }
+    if (used > budget) {
+      continue;   // stays due: a later full GC has the budget
+    }
+    budget -= used;
+    o->next_gc = _full_gcs + o->interval;
+    o->interval = MIN2(o->interval * 2, longest_trace_interval);
+    // Groups of this label moved from H1 in this GC go to fresh regions.
+    _regions->close_label(label);
+    for (int j = a; j < b; j++) {
+      const uint r = due.at(j).region;
+      _traced[r] = new TeraHeapTracedRegion(_regions->bottom(r), _regions->region_words());
+      _traced_list->append(r);
+    }
+  }
+  if (!_traced_list->is_empty()) {
+    log_debug(gc, teraheap)("Tracing %d regions of orphaned labels (" SIZE_FORMAT "M)",
+                            _traced_list->length(), (trace_budget_bytes - budget) / M);
+  }
+}
+
+static void note_root(uint r, oop obj) {
+  GrowableArrayCHeap<HeapWord*, mtGC>* roots = _roots[r];
+  if (roots == NULL || Atomic::load(&_root_reached[r])) {
+    return;
+  }
+  bool found;
+  roots->find_sorted<HeapWord*, compare_words>(cast_from_oop<HeapWord*>(obj), found);
+  if (found) {
+    Atomic::store(&_root_reached[r], true);
+  }
+}
+
+// Records obj if its region is traced; true the first time.
+static bool reach(uint r, oop obj) {
+  TeraHeapTracedRegion* t = _traced[r];
+  return t != NULL && t->reached.par_set_bit(t->bit(obj));
+}
+
+void TeraHeapEvacuation::reached(oop obj) {
+  if (!enabled()) {
+    return;
+  }
+  const uint r = _regions->index_of(obj);
+  note_root(r, obj);
+  if (reach(r, obj)) {
+    MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
+    _queue->push(obj);
+    Atomic::release_store(&_queue_length, _queue->length());
+  }
+}
+
+// Follows a traced object's fields: H1 referents are marked, traced H2
+// referents followed in turn, other H2 referents' regions made live.
+class TeraHeapTraceClosure : public BasicOopIterateClosure {
+  ParCompactionManager* _cm;
+  GrowableArrayCHeap<oop, mtGC>* _stack;
+public:
+  TeraHeapTraceClosure(ParCompactionManager* cm, GrowableArrayCHeap<oop, mtGC>* stack) :
+    _cm(cm), _stack(stack) {}
+
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    if (!TeraHeap::is_in_h2(o)) {
+      _cm->mark_and_push(p);
+      return;
+    }
+    _regions->mark_live(_regions->raw_index_of(o));
+    const uint r = _regions->index_of(o);
+    note_root(r, o);
+    if (reach(r, o)) {
+      _stack->push(o);
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+bool TeraHeapEvacuation::trace(ParCompactionManager* cm) {
+  if (!enabled() || Atomic::load_acquire(&_queue_length) == 0) {
+    return false;
+  }
+  GrowableArrayCHeap<oop, mtGC> stack(64);
+  {
+    MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
+    if (_queue->is_empty()) {
+      return false;
+    }
+    stack.push(_queue->pop());
+    Atomic::release_store(&_queue_length, _queue->length());
+  }
+  TeraHeapTraceClosure cl(cm, &stack);
+  while (stack.is_nonempty()) {
+    oop o = stack.pop();
+    Atomic::add(&_traced[_regions->index_of(o)]->live_words, (size_t)o->size());
+    o->oop_iterate(&cl);
+  }
+  return true;
+}
+
+bool TeraHeapEvacuation::is_traced_region(const void* p) {
+  return enabled() && _traced[_regions->index_of(p)] != NULL;
+}
+
+bool TeraHeapEvacuation::is_reached(oop obj) {
+  const TeraHeapTracedRegion* t = _traced[_regions->index_of(obj)];
+  return t->reached.at(t->bit(obj));
+}
+
+void TeraHeapEvacuation::note_rooted(jlong label) {
+  if (enabled()) {
+    _rooted_labels->append(label);
+  }
+}
+
+bool TeraHeapEvacuation::is_evacuating(const void* p) {
+  return enabled() && _evacuating[_regions->index_of(p)];
+}
+
+// Copies the reached objects of the traced regions [a, b) of _traced_list,
+// one label's, into fresh regions of that label. If H2 runs out of room,
+// the rest stay where they are and the old regions are kept; their cards are
+// dirtied so that the adjust phase points them at what did move.
+static size_t evacuate_label(jlong label, int a, int b) {
+  for (int k = a; k < b; k++) {
+    const uint r = _traced_list->at(k);
+    _evacuating[r] = true;
+    _evacuating_list->append(r);
+  }
+  TeraHeapMoveBuffers buffers(_regions);
+  bool complete = true;
+  size_t objects = 0;
+  size_t words = 0;
+  uint last_region = UINT_MAX;
+  Klass* last_klass = NULL;
+  for (int k = a; k < b; k++) {
+    const TeraHeapTracedRegion* t = _traced[_traced_list->at(k)];
+    const BitMap::idx_t end = t->reached.size();
+    for (BitMap::idx_t i = t->reached.get_next_one_offset(0); i < end; i = t->reached.get_next_one_offset(i + 1)) {
+      oop obj = t->object_at(i);
+      const size_t size = obj->size();
+      HeapWord* to = complete ? buffers.allocate(label, size) : NULL;
+      if (to == NULL) {
+        complete = false;
+        TeraHeapCards::dirty_range(MemRegion(cast_from_oop<HeapWord*>(obj), size));
+        continue;
+      }
+      // The mark word goes along: identity hash and lock state stay.
+      Copy::aligned_disjoint_words(cast_from_oop<HeapWord*>(obj), to, size);
+      _regions->object_starts()->record(to);
+      const uint region = _regions->index_of(to);
+      if (region != last_region || obj->klass() != last_klass) {
+        _regions->record_klass(region, obj->klass());
+        last_region = region;
+        last_klass = obj->klass();
+      }
+      // Its fields refer to old copies and to H1 until the adjust phase reads these cards.
+      TeraHeapCards::dirty_range(MemRegion(to, size));
+      obj->forward_to(cast_to_oop(to));
+      objects++;
+      words += size;
+    }
+  }
+  buffers.retire_all();
+  for (int k = a; k < b; k++) {
+    const uint r = _traced_list->at(k);
+    if (complete) {
+      _regions->set_has_cards(r, false);   // nothing live is left to adjust
+      _evacuated_list->append(r);
+    } else {
+      _regions->set_has_cards(r, true);
+    }
+  }
+  if (!complete) {
+    log_info(gc, teraheap)("H2 had no room to evacuate label " JLONG_FORMAT ": its regions stay", label);
+  }
+  _objects_evacuated += objects;
+  _words_evacuated += words;
+  _labels_evacuated += complete ? 1 : 0;
+  return objects;
+}
+
+size_t TeraHeapEvacuation::evacuate() {
+  if (!enabled() || _traced_list->is_empty()) {
+    return 0;
+  }
+  _rooted_labels->sort(compare_labels_ptr);
+  size_t objects = 0;
+  for (int a = 0, b; a < _traced_list->length(); a = b) {
+    const jlong label = _regions->label(_traced_list->at(a));
+    size_t used = 0;
+    size_t live = 0;
+    for (b = a; b < _traced_list->length() && _regions->label(_traced_list->at(b)) == label; b++) {
+      const uint r = _traced_list->at(b);
+      used += _regions->used(r).word_size();
+      live += Atomic::load(&_traced[r]->live_words);
+    }
+    bool rooted;
+    _rooted_labels->find_sorted<jlong, compare_labels>(label, rooted);
+    const size_t free_regions = _regions->count() - _regions->regions_in_use();
+    const size_t needed = 2 * (live / _regions->region_words()) + 2;
+    const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * used;
+    log_debug(gc, teraheap)("Label " JLONG_FORMAT ": " SIZE_FORMAT "K live in " SIZE_FORMAT "K of %d regions%s",
+                            label, live * HeapWordSize / K, used * HeapWordSize / K, b - a,
+                            rooted ? ", rooted in H1: kept" : (!sparse ? ", dense: kept" :
+                            (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated")));
+    if (!rooted && sparse && free_regions >= needed) {
+      objects += evacuate_label(label, a, b);
+    }
+  }
+  return objects;
+}
+
+size_t TeraHeapEvacuation::finish() {
+  if (!enabled()) {
+    return 0;
+  }
+  size_t freed = 0;
+  if (_evacuated_list->is_nonempty()) {
+    for (int k = 0; k < _evacuated_list->length(); k++) {
+      _regions->set_dead(_evacuated_list->at(k));
+    }
+    freed = _regions->free_dead_regions();
+    log_info(gc, teraheap)("Evacuated " SIZE_FORMAT " objects (" SIZE_FORMAT "K) of %u sparse labels; freed "
+                           SIZE_FORMAT " regions", _objects_evacuated, _words_evacuated * HeapWordSize / K,
+                           _labels_evacuated, freed);
+  }
+  _objects_evacuated = _words_evacuated = 0;
+  _labels_evacuated = 0;
+  for (int k = 0; k < _evacuating_list->length(); k++) {
+    _evacuating[_evacuating_list->at(k)] = false;
+  }
+  _evacuating_list->clear();
+  _evacuated_list->clear();
+  for (int k = 0; k < _traced_list->length(); k++) {
+    delete _traced[_traced_list->at(k)];
+    _traced[_traced_list->at(k)] = NULL;
+  }
+  _traced_list->clear();
+
+  // Labels whose tagged roots this GC reached, and the roots the next one looks for.
+  for (int k = 0; k < _rooted_regions->length(); k++) {
+    const uint r = _rooted_regions->at(k);
+    if (_root_reached[r] && _regions->in_use(r)) {
+      _rooted_labels->append(_regions->label(r));
+    }
+    _root_reached[r] = false;
+    delete _roots[r];
+    _roots[r] = NULL;
+  }
+  _rooted_regions->clear();
+  TeraHeapRoots::roots_do([&](oop root, jlong label) {
+    if (TeraHeap::is_in_h2(root)) {
+      const uint r = _regions->index_of(root);
+      if (_roots[r] == NULL) {
+        _roots[r] = new GrowableArrayCHeap<HeapWord*, mtGC>(4);
+        _rooted_regions->append(r);
+      }
+      _roots[r]->insert_sorted<compare_words>(cast_from_oop<HeapWord*>(root));
+    }
+  });
+  _rooted_labels->sort(compare_labels_ptr);
+
+  // The labels in H2 that no root kept: orphaned, traced when due.
+  GrowableArrayCHeap<TeraHeapOrphan, mtGC>* orphans = new GrowableArrayCHeap<TeraHeapOrphan, mtGC>(16);
+  for (int k = 0; k < _regions->in_use_count(); k++) {
+    const jlong label = _regions->label(_regions->in_use_region(k));
+    bool found;
+    _rooted_labels->find_sorted<jlong, compare_labels>(label, found);
+    if (found) {
+      continue;
+    }
+    const TeraHeapOrphan* known = find_orphan(label);
+    orphans->insert_sorted<compare_orphans>(known != NULL ? *known : TeraHeapOrphan{label, _full_gcs + 1, 1});
+  }
+  delete _orphans;
+  _orphans = orphans;
+  return freed;
+}

@@ -1,0 +1,246 @@
+/*
+ * @test
+ * @summary Sparse labels are evacuated: groups dropped by the program whose regions live on only
+ *          because other data (H1 objects, a stack, another label's group in H2) still refers to a
+ *          few of their objects, spread over all their regions, have those objects copied to fresh
+ *          regions and the rest freed, as GraphX's successive graphs need. The copies keep identity, hash, lock, contents and
+ *          every reference to them; weak references to the dropped objects are cleared, to the
+ *          kept ones kept; an object with finalize() in a dropped group is finalized with its
+ *          data intact. With -XX:TeraHeapEvacuationLiveThresholdPercent=0 nothing is freed.
+ * @library /lib /test/lib
+ * @run main/othervm/timeout=1800 TestTeraHeapEvacuation
+ */
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import org.teraheap.H2Stats;
+import org.teraheap.TeraHeap;
+
+public class TestTeraHeapEvacuation {
+    static void check(boolean ok, String what) {
+        TeraHeapProcess.check(ok, what);
+    }
+
+    static long pattern(int id, int i) {
+        return id * 1_000_003L + i * 31L;
+    }
+
+    /** A few words of a chunk that outlive it, as GraphX's index arrays outlive their graph. */
+    static final class Meta {
+        final int id;
+        final long[] words = new long[6];
+        Meta(int id) {
+            this.id = id;
+            for (int i = 0; i < words.length; i++) {
+                words[i] = pattern(id, -i);
+            }
+        }
+        boolean intact(int expectedId) {
+            for (int i = 0; i < words.length; i++) {
+                if (words[i] != pattern(id, -i)) {
+                    return false;
+                }
+            }
+            return id == expectedId;
+        }
+    }
+
+    /** Bulk of a group: dropped with it, but for its Meta. */
+    static class Chunk {
+        final int id;
+        final long[] data;
+        final Meta meta;
+        Chunk(int id, int words) {
+            this.id = id;
+            data = new long[words];
+            for (int i = 0; i < words; i++) {
+                data[i] = pattern(id, i);
+            }
+            meta = new Meta(id);
+        }
+        boolean intact() {
+            for (int i = 0; i < data.length; i++) {
+                if (data[i] != pattern(id, i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** A chunk whose finalizer checks its own data, after its group was dropped. */
+    static final class FinalizableChunk extends Chunk {
+        static final ConcurrentLinkedQueue<String> finalized = new ConcurrentLinkedQueue<>();
+        FinalizableChunk(int id) {
+            super(id, 512);
+        }
+        @Override
+        @SuppressWarnings("deprecation")
+        protected void finalize() {
+            finalized.add(id + (intact() ? " intact" : " CORRUPT"));
+        }
+    }
+
+    /** The small part of a group that outlives it: referred to from H1, a stack and H2. */
+    static final class Shared {
+        final int round;
+        final long[] data;
+        final String name;
+        final Shared previous;   // the last round's: a reference into another evacuated label
+        int counter;
+        Shared(int round, Shared previous) {
+            this.round = round;
+            this.previous = previous;
+            data = new long[2048];
+            for (int i = 0; i < data.length; i++) {
+                data[i] = pattern(-round, i);
+            }
+            name = "shared-" + round;
+        }
+        boolean intact() {
+            for (int i = 0; i < data.length; i++) {
+                if (data[i] != pattern(-round, i)) {
+                    return false;
+                }
+            }
+            return name.equals("shared-" + round) && (round == 0 || previous.round == round - 1);
+        }
+    }
+
+    /** Child: the scenario, run under whatever flags the parent chose. */
+    public static class Scenario {
+        static final int rounds = 6;
+        static final int chunks = 48;   // of 64 KB: 3 MB per group, 3 regions of 1 MB and more
+
+        public static void main(String[] args) throws Exception {
+            check(TeraHeap.isEnabled(), "TeraHeap is on");
+            final boolean evacuating = !Boolean.getBoolean("test.off");
+            // A group that stays, in H2, referring to every round's shared object: a reference
+            // from another label's region, kept in its card.
+            Object[] holder = new Object[rounds];
+            TeraHeap.tagRoot(holder, 1);
+            TeraHeap.move(1);
+            TeraHeapProcess.fullGC();
+            check(TeraHeap.isInH2(holder), "holder moved");
+
+            List<Shared> kept = new ArrayList<>();     // H1 references
+            List<Meta> metas = new ArrayList<>();      // one of every 4 chunks', in every region
+            List<Integer> hashes = new ArrayList<>();
+            List<WeakReference<Object>> weakDropped = new ArrayList<>();
+            List<WeakReference<Shared>> weakKept = new ArrayList<>();
+            Shared previous = null;
+            long movedBefore = 0;
+            for (int round = 0; round < rounds; round++) {
+                Object[] group = new Object[chunks + 2];
+                for (int i = 0; i < chunks; i++) {
+                    group[i] = new Chunk(round * 1000 + i, 8192);
+                }
+                group[chunks] = new FinalizableChunk(round * 1000 + chunks);
+                Shared shared = new Shared(round, previous);
+                group[chunks + 1] = shared;
+                TeraHeap.tagRoot(group, 100 + round);
+                TeraHeap.move(100 + round);
+                TeraHeapProcess.fullGC();
+                check(TeraHeap.isInH2(group) && TeraHeap.isInH2(shared) && TeraHeap.isInH2(group[0]),
+                      "round " + round + ": group moved");
+                holder[round] = shared;
+                kept.add(shared);
+                for (int i = 0; i < chunks; i += 4) {
+                    metas.add(((Chunk) group[i]).meta);
+                }
+                hashes.add(System.identityHashCode(shared));
+                weakDropped.add(new WeakReference<>(group[1]));
+                weakKept.add(new WeakReference<>(shared));
+                synchronized (shared) {
+                    shared.counter++;
+                }
+                previous = shared;
+                group = null;   // dropped: only `shared` (and what it reaches) stays reachable
+                Shared onStack = shared;
+                shared = null;
+                // Orphaned at the first, traced and evacuated at the second.
+                for (int gc = 0; gc < 3; gc++) {
+                    TeraHeapProcess.fullGC();
+                    TeraHeapProcess.churn(8);   // minor GCs scan the copies' cards
+                }
+                check(onStack == kept.get(round) && onStack == holder[round] && onStack.intact(),
+                      "round " + round + ": stack, H1 and H2 references agree on an intact object");
+            }
+
+            // A young object refers to every kept one once they have moved again.
+            Object[] young = kept.toArray();
+            for (int round = 0; round < rounds; round++) {
+                Shared s = kept.get(round);
+                check(TeraHeap.isInH2(s), "round " + round + ": kept object still in H2");
+                check(s.intact(), "round " + round + ": kept object intact");
+                check(holder[round] == s && young[round] == s && weakKept.get(round).get() == s,
+                      "round " + round + ": H2, H1, young and weak references reach the same copy");
+                check(System.identityHashCode(s) == hashes.get(round), "round " + round + ": identity hash kept");
+                synchronized (s) {
+                    check(s.counter == 1, "round " + round + ": field written before the move kept");
+                    s.counter++;
+                }
+                if (round > 0) {
+                    check(s.previous == kept.get(round - 1), "round " + round + ": reference between kept objects");
+                }
+                check(!evacuating || weakDropped.get(round).get() == null,
+                      "round " + round + ": weak reference to a dropped chunk cleared");
+            }
+            for (int k = 0; k < metas.size(); k++) {
+                Meta m = metas.get(k);
+                int id = (k / (chunks / 4)) * 1000 + (k % (chunks / 4)) * 4;
+                check(TeraHeap.isInH2(m) && m.intact(id), "meta " + id + " intact in H2");
+            }
+            System.runFinalization();
+            for (int i = 0; i < 100 && FinalizableChunk.finalized.size() < rounds && evacuating; i++) {
+                TeraHeapProcess.fullGC();
+                for (int k = 0; k < metas.size(); k++) {
+                Meta m = metas.get(k);
+                int id = (k / (chunks / 4)) * 1000 + (k % (chunks / 4)) * 4;
+                check(TeraHeap.isInH2(m) && m.intact(id), "meta " + id + " intact in H2");
+            }
+            System.runFinalization();
+            }
+            if (evacuating) {
+                check(FinalizableChunk.finalized.size() == rounds,
+                      "every dropped finalizable chunk finalized: " + FinalizableChunk.finalized);
+            }
+            for (String f : FinalizableChunk.finalized) {
+                check(f.endsWith(" intact"), "finalized with its data intact: " + f);
+            }
+
+            H2Stats stats = TeraHeap.stats();
+            long groupBytes = (long) rounds * chunks * 8192 * 8;
+            if (evacuating) {
+                check(stats.usedBytes() < groupBytes / 8,
+                      "H2 holds " + stats.usedBytes() + " bytes after the groups were dropped, of "
+                      + groupBytes + " moved: the dropped part was not freed");
+                System.out.println("EVACUATION-OK used=" + stats.usedBytes() + " freed=" + stats.regionsFreed());
+            } else {
+                check(stats.usedBytes() > groupBytes * 3 / 4,
+                      "without evacuation the regions that the metas keep stay: " + stats);
+                System.out.println("EVACUATION-OFF-OK used=" + stats.usedBytes());
+            }
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        String[] common = {"-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m"};
+        for (OutputAnalyzer out : TeraHeapProcess.runInEveryMode(Scenario.class.getName(), "EVACUATION-OK", common)) {
+            out.shouldContain("Evacuated ");
+        }
+        // The same program without evacuation: the dropped groups' regions stay.
+        List<String> off = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.", "-Xlog:gc+teraheap",
+                "-XX:TeraHeapEvacuationLiveThresholdPercent=0", "-Dtest.off=true"));
+        off.addAll(List.of(common));
+        off.add(Scenario.class.getName());
+        OutputAnalyzer out = TeraHeapProcess.run(off.toArray(new String[0]));
+        out.shouldHaveExitValue(0);
+        out.shouldContain("EVACUATION-OFF-OK");
+        out.shouldNotContain("Evacuated ");
+    }
+}
