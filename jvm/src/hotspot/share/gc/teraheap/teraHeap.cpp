@@ -170,6 +170,7 @@ void TeraHeap::collect() {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
   const size_t freed = _regions->free_dead_regions();
+  TeraHeapEvacuation::forget_freed_regions();
   if (freed > 0) {
     _reported_full = false;   // H2 has room again: warn again if it fills
   }

@@ -287,6 +287,25 @@ bool TeraHeapEvacuation::is_reached(oop obj) {
   return t->reached.at(t->bit(obj));
 }
 
+// Before anything is moved into them again: a freed region may be opened for
+// another label in this same GC.
+void TeraHeapEvacuation::forget_freed_regions() {
+  if (!enabled()) {
+    return;
+  }
+  int kept = 0;
+  for (int k = 0; k < _traced_list->length(); k++) {
+    const uint r = _traced_list->at(k);
+    if (_regions->in_use(r)) {
+      _traced_list->at_put(kept++, r);
+    } else {
+      delete _traced[r];
+      _traced[r] = NULL;
+    }
+  }
+  _traced_list->trunc_to(kept);
+}
+
 void TeraHeapEvacuation::note_rooted(jlong label) {
   if (enabled()) {
     _rooted_labels->append(label);

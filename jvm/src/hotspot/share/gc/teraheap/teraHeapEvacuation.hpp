@@ -50,6 +50,8 @@ public:
   static bool is_traced_region(const void* p);
   static bool is_reached(oop obj);
 
+  // The full GC freed the dead regions: those traced are not evacuated.
+  static void forget_freed_regions();
   // A group of `label` rooted in H1 was live at this full GC.
   static void note_rooted(jlong label);
   // After the groups moved: copies the live objects of the traced labels that
