@@ -398,7 +398,8 @@ size_t TeraHeapEvacuation::evacuate() {
     _rooted_labels->find_sorted<jlong, compare_labels>(label, rooted);
     const size_t free_regions = _regions->count() - _regions->regions_in_use();
     const size_t needed = 2 * (live / _regions->region_words()) + 2;
-    const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * used;
+    // The stress mode evacuates every traced label, so that any program runs evacuations.
+    const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * used || TeraHeapStressMove;
     log_debug(gc, teraheap)("Label " JLONG_FORMAT ": " SIZE_FORMAT "K live in " SIZE_FORMAT "K of %d regions%s",
                             label, live * HeapWordSize / K, used * HeapWordSize / K, b - a,
                             rooted ? ", rooted in H1: kept" : (!sparse ? ", dense: kept" :
