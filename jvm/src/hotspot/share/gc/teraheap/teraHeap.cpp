@@ -211,6 +211,12 @@ void TeraHeap::collect() {
     }
   }
   TeraHeapRoots::consume_hints(&unmoved);
+  for (int i = 0; i < groups.length(); i++) {
+    oop root = groups.at(i).root;
+    if (root->is_forwarded()) {
+      TeraHeapEvacuation::note_moved_root(root->forwardee());
+    }
+  }
   if (TeraHeapStressMove) {
     TeraHeapMover mover(_regions, singletons, &shared);
     stress_move(&mover);

@@ -10,7 +10,6 @@
 #include "gc/teraheap/teraHeapMoveBuffers.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
-#include "gc/teraheap/teraHeapRoots.hpp"
 #include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
 #include "memory/resourceArea.hpp"
@@ -287,6 +286,22 @@ bool TeraHeapEvacuation::is_reached(oop obj) {
   return t->reached.at(t->bit(obj));
 }
 
+// Root lists of regions freed since they were made.
+static void forget_freed_roots() {
+  int kept = 0;
+  for (int k = 0; k < _rooted_regions->length(); k++) {
+    const uint r = _rooted_regions->at(k);
+    if (_regions->in_use(r)) {
+      _rooted_regions->at_put(kept++, r);
+    } else {
+      delete _roots[r];
+      _roots[r] = NULL;
+      _root_reached[r] = false;
+    }
+  }
+  _rooted_regions->trunc_to(kept);
+}
+
 // Before anything is moved into them again: a freed region may be opened for
 // another label in this same GC.
 void TeraHeapEvacuation::forget_freed_regions() {
@@ -304,11 +319,27 @@ void TeraHeapEvacuation::forget_freed_regions() {
     }
   }
   _traced_list->trunc_to(kept);
+  forget_freed_roots();
 }
 
 void TeraHeapEvacuation::note_rooted(jlong label) {
   if (enabled()) {
     _rooted_labels->append(label);
+  }
+}
+
+static void add_root(oop root) {
+  const uint r = _regions->index_of(root);
+  if (_roots[r] == NULL) {
+    _roots[r] = new GrowableArrayCHeap<HeapWord*, mtGC>(4);
+    _rooted_regions->append(r);
+  }
+  _roots[r]->insert_sorted<compare_words>(cast_from_oop<HeapWord*>(root));
+}
+
+void TeraHeapEvacuation::note_moved_root(oop copy) {
+  if (enabled()) {
+    add_root(copy);
   }
 }
 
@@ -415,6 +446,31 @@ size_t TeraHeapEvacuation::finish() {
   if (!enabled()) {
     return 0;
   }
+  // Labels whose tagged roots this GC reached.
+  for (int k = 0; k < _rooted_regions->length(); k++) {
+    const uint r = _rooted_regions->at(k);
+    if (_root_reached[r]) {
+      _rooted_labels->append(_regions->label(r));
+    }
+  }
+  // Roots in evacuated regions follow their copies; those not copied died.
+  for (int k = 0; k < _evacuating_list->length(); k++) {
+    const uint r = _evacuating_list->at(k);
+    GrowableArrayCHeap<HeapWord*, mtGC>* roots = _roots[r];
+    if (roots == NULL) {
+      continue;
+    }
+    _roots[r] = NULL;
+    for (int j = 0; j < roots->length(); j++) {
+      oop root = cast_to_oop(roots->at(j));
+      if (root->is_forwarded()) {
+        add_root(root->forwardee());
+      } else if (!_evacuated_list->contains(r)) {
+        add_root(root);   // its region stays
+      }
+    }
+    delete roots;
+  }
   size_t freed = 0;
   if (_evacuated_list->is_nonempty()) {
     for (int k = 0; k < _evacuated_list->length(); k++) {
@@ -425,6 +481,7 @@ size_t TeraHeapEvacuation::finish() {
                            SIZE_FORMAT " regions", _objects_evacuated, _words_evacuated * HeapWordSize / K,
                            _labels_evacuated, freed);
   }
+  forget_freed_roots();
   _objects_evacuated = _words_evacuated = 0;
   _labels_evacuated = 0;
   for (int k = 0; k < _evacuating_list->length(); k++) {
@@ -437,28 +494,6 @@ size_t TeraHeapEvacuation::finish() {
     _traced[_traced_list->at(k)] = NULL;
   }
   _traced_list->clear();
-
-  // Labels whose tagged roots this GC reached, and the roots the next one looks for.
-  for (int k = 0; k < _rooted_regions->length(); k++) {
-    const uint r = _rooted_regions->at(k);
-    if (_root_reached[r] && _regions->in_use(r)) {
-      _rooted_labels->append(_regions->label(r));
-    }
-    _root_reached[r] = false;
-    delete _roots[r];
-    _roots[r] = NULL;
-  }
-  _rooted_regions->clear();
-  TeraHeapRoots::roots_do([&](oop root, jlong label) {
-    if (TeraHeap::is_in_h2(root)) {
-      const uint r = _regions->index_of(root);
-      if (_roots[r] == NULL) {
-        _roots[r] = new GrowableArrayCHeap<HeapWord*, mtGC>(4);
-        _rooted_regions->append(r);
-      }
-      _roots[r]->insert_sorted<compare_words>(cast_from_oop<HeapWord*>(root));
-    }
-  });
   _rooted_labels->sort(compare_labels_ptr);
 
   // The labels in H2 that no root kept: orphaned, traced when due.

@@ -17,7 +17,8 @@ class TeraHeapRegions;
 // another group still refers to a few of its objects (GraphX's successive
 // graphs share their index and edge arrays). Such a label is found cheaply:
 // none of its tagged roots was reached by the last full GC's marking (an
-// "orphaned" label). The next full GC then traces it object by object:
+// "orphaned" label; the roots in H2 are remembered per region from their move
+// on, and looked up when marking reaches that region). The next full GC then traces it object by object:
 // marking records which of its objects are reached (from H1, roots, or the
 // cards of other regions) and follows their fields within traced regions,
 // so that the label's live data is known exactly, and weak references into
@@ -54,6 +55,8 @@ public:
   static void forget_freed_regions();
   // A group of `label` rooted in H1 was live at this full GC.
   static void note_rooted(jlong label);
+  // A tagged root just moved to H2, at `copy`: marking looks for it from now on.
+  static void note_moved_root(oop copy);
   // After the groups moved: copies the live objects of the traced labels that
   // proved sparse. Returns the objects copied.
   static size_t evacuate();
