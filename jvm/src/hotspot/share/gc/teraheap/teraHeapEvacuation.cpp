@@ -24,7 +24,7 @@
 #include "utilities/bitMap.inline.hpp"
 #include "utilities/copy.hpp"
 
-// H2 bytes one full GC may trace: its reached bits take a word's bit each
+// H2 bytes one full GC may trace: its reached bits take a bit per word used
 // (16 MB of DRAM per GB), for the pause only.
 static const size_t trace_budget_bytes = 1 * G;
 // An orphaned label is traced again after this many full GCs at most.
@@ -184,7 +184,8 @@ void TeraHeapEvacuation::prepare() {
     _regions->close_label(label);
     for (int j = a; j < b; j++) {
       const uint r = due.at(j).region;
-      _traced[r] = new TeraHeapTracedRegion(_regions->bottom(r), _regions->region_words());
+      // Bits for what the region holds: nothing is added to a closed label's regions.
+      _traced[r] = new TeraHeapTracedRegion(_regions->bottom(r), _regions->used(r).word_size());
       _traced_list->append(r);
     }
   }
