@@ -126,6 +126,11 @@ public class TestTeraHeapEvacuation {
             TeraHeap.move(1);
             TeraHeapProcess.fullGC();
             check(TeraHeap.isInH2(holder), "holder moved");
+            // Enough tags that the tag table sweeps out the holder's entry, now that it is in H2:
+            // the holder's label must still count as rooted (its root is reached), never traced.
+            for (int i = 0; i < 100; i++) {
+                TeraHeap.tagRoot(new Object(), 5000 + i);
+            }
 
             List<Shared> kept = new ArrayList<>();     // H1 references
             List<Meta> metas = new ArrayList<>();      // one of every 4 chunks', in every region
@@ -229,9 +234,12 @@ public class TestTeraHeapEvacuation {
     }
 
     public static void main(String[] args) throws Exception {
-        String[] common = {"-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m"};
+        String[] common = {"-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m",
+                "-Xlog:gc+teraheap=debug"};
         for (OutputAnalyzer out : TeraHeapProcess.runInEveryMode(Scenario.class.getName(), "EVACUATION-OK", common)) {
             out.shouldContain("Evacuated ");
+            out.shouldContain("Label 100: ");       // a dropped group, traced
+            out.shouldNotContain("Label 1: ");      // the holder's group, rooted all along
         }
         // The same program without evacuation: the dropped groups' regions stay.
         List<String> off = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.", "-Xlog:gc+teraheap",
