@@ -6,7 +6,9 @@ import org.teraheap.TeraHeap;
 /**
  * GC pauses with a given amount of data in H2 and a small, fixed H1 live set, for comparing pauses
  * as H2 grows (benchmarks/gc/scale.sh). The data is groups of 1 MB (an Object[] of 128 records of
- * 8 KB long[]), 32 groups per label, moved 256 MB at a time so that H1 never holds much of it;
+ * 8 KB long[]), 31 groups per label (32 would fill a 32 MB region to its last 32 KB, and the
+ * parallel move's buffer tails then spill each label into a second region), moved 256 MB at a
+ * time so that H1 never holds much of it;
  * once moved, nothing writes it again (a cache, mostly clean cards). Then, with the kernel's
  * writeback done, it runs the given number of full GCs (System.gc()) and of minor GCs (young
  * garbage) that the GC log times.
@@ -15,6 +17,8 @@ import org.teraheap.TeraHeap;
 public class H2Scale {
     static final int GROUP_RECORDS = 128;
     static final int RECORD_LONGS = 1020;   // 8 KB with its header
+    static final int GROUPS_PER_LABEL = 31;
+    static volatile byte[] garbage;
 
     static Object[] group(long id) {
         Object[] records = new Object[GROUP_RECORDS];
@@ -34,8 +38,8 @@ public class H2Scale {
         long moveStart = System.nanoTime();
         for (long g = 0; g < gb * 1024L; g++) {
             Object[] group = group(g);
-            TeraHeap.tagRoot(group, 1 + g / 32);
-            TeraHeap.move(1 + g / 32);
+            TeraHeap.tagRoot(group, 1 + g / GROUPS_PER_LABEL);
+            TeraHeap.move(1 + g / GROUPS_PER_LABEL);
             groups.add(group);
             if (g % 256 == 255) {
                 System.gc();
@@ -55,7 +59,8 @@ public class H2Scale {
         long sink = 0;
         for (int r = 0; r < rounds; r++) {
             for (long allocated = 0; allocated < 1L << 30; allocated += 64 << 10) {
-                sink += new byte[64 << 10].length;
+                garbage = new byte[64 << 10];   // escapes: the JIT cannot drop the allocation
+                sink += garbage.length;
             }
         }
 

@@ -164,6 +164,24 @@ public final class TeraHeapProcess {
         return execute(new ProcessBuilder(cmd));
     }
 
+    /**
+     * Runs the TeraHeap JDK's java with the userfaultfd system call refused, through
+     * noUserfaultfd.c in the test's source directory (compiled here with gcc).
+     */
+    public static OutputAnalyzer runWithoutUserfaultfd(String... args) throws Exception {
+        Path wrapper = Paths.get("noUserfaultfd").toAbsolutePath();
+        if (!Files.exists(wrapper)) {
+            String src = Paths.get(System.getProperty("test.src"), "noUserfaultfd.c").toString();
+            Process cc = new ProcessBuilder("gcc", "-O", "-o", wrapper.toString(), src).inheritIO().start();
+            if (cc.waitFor() != 0) {
+                throw new RuntimeException("gcc could not build " + src);
+            }
+        }
+        List<String> cmd = new ArrayList<>(List.of(wrapper.toString()));
+        cmd.addAll(ProcessTools.createLimitedTestJavaProcessBuilder(args).command());
+        return execute(new ProcessBuilder(cmd));
+    }
+
     /** What {@link #runInMemoryCgroup} saw: the child's output and what the cgroup counted. */
     public static class CgroupRun {
         public final OutputAnalyzer out;

@@ -13,6 +13,7 @@
 #include "gc/shared/gcArguments.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
@@ -363,6 +364,7 @@ void TeraHeap::threads_do(ThreadClosure* tc) {
   if (_regions != NULL) {
     _regions->threads_do(tc);
   }
+  TeraHeapCardFaults::threads_do(tc);
 }
 
 TeraHeapStats TeraHeap::stats() {

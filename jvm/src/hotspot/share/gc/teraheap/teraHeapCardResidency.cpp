@@ -3,12 +3,14 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "logging/log.hpp"
 #include "memory/allocation.hpp"
 #include "runtime/os.hpp"
 #include "utilities/align.hpp"
 #include "utilities/bitMap.inline.hpp"
+#include "utilities/powerOfTwo.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -16,7 +18,9 @@
 
 CardTable::CardValue* TeraHeapCardResidency::_base = NULL;
 int TeraHeapCardResidency::_pagemap = -1;
+bool TeraHeapCardResidency::_watched = false;
 CHeapBitMap* TeraHeapCardResidency::_resident = NULL;
+int TeraHeapCardResidency::_page_shift = 0;
 
 // The bitmap's home (a bitmap itself is not a C-heap object).
 class TeraHeapResidentBits : public CHeapObj<mtGC> {
@@ -32,6 +36,7 @@ static const uint64_t pagemap_swapped = (uint64_t)1 << 62;
 void TeraHeapCardResidency::initialize(CardTable::CardValue* h2_cards, size_t bytes) {
   assert(is_aligned(h2_cards, os::vm_page_size()), "H2's cards start a page");
   _base = h2_cards;
+  _page_shift = log2i_exact(os::vm_page_size());
   _resident = &(new TeraHeapResidentBits(align_up(bytes, os::vm_page_size()) / os::vm_page_size()))->bits;
   _pagemap = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
   uint64_t entry;
@@ -45,22 +50,26 @@ void TeraHeapCardResidency::initialize(CardTable::CardValue* h2_cards, size_t by
   }
 }
 
-size_t TeraHeapCardResidency::page_of(const void* card) {
-  return pointer_delta(card, _base, 1) / os::vm_page_size();
+static void page_mapped_in(char* page) {
+  TeraHeapCardResidency::note_written((CardTable::CardValue*)page, (CardTable::CardValue*)page + 1);
 }
 
-char* TeraHeapCardResidency::page_address(size_t page) {
-  return (char*)_base + page * os::vm_page_size();
+void TeraHeapCardResidency::watch(char* from, char* to) {
+  if (lazy()) {
+    _watched = TeraHeapCardFaults::start(from, to, page_mapped_in);
+  }
 }
 
 void TeraHeapCardResidency::refresh(const CardTable::CardValue* from, const CardTable::CardValue* to) {
-  if (!lazy() || from >= to) {
+  if (!lazy() || from >= to || (_watched && !TeraHeapCardFaults::lost())) {
     return;
   }
   const size_t first = page_of(from);
   const size_t end = page_of(to - 1) + 1;
-  const size_t first_vpage = (uintptr_t)page_address(first) / os::vm_page_size();
-  const size_t batch = 512;
+  const size_t first_vpage = (uintptr_t)page_address(first) >> _page_shift;
+  // 16 KB of entries, 64 MB of cards, 128 GB of H2 per read: the calls, not
+  // the entries, were most of the cost at 512 per read.
+  const size_t batch = 2048;
   uint64_t entries[batch];
   for (size_t page = first; page < end; page += batch) {
     const size_t n = MIN2(batch, end - page);
@@ -70,13 +79,22 @@ void TeraHeapCardResidency::refresh(const CardTable::CardValue* from, const Card
       // An entry the kernel did not give: read the page, which is always right.
       const bool resident = got < (ssize_t)((i + 1) * sizeof(uint64_t)) ||
                             (entries[i] & (pagemap_present | pagemap_swapped)) != 0;
-      _resident->par_at_put(page + i, resident);
+      // Mostly unchanged: an atomic write only where it changes.
+      if (_resident->at(page + i) != resident) {
+        _resident->par_at_put(page + i, resident);
+      }
     }
   }
 }
 
-bool TeraHeapCardResidency::is_resident(const CardTable::CardValue* card) {
-  return _resident->at(page_of(card));
+CardTable::CardValue* TeraHeapCardResidency::next_resident(const CardTable::CardValue* card,
+                                                           const CardTable::CardValue* end) {
+  if (card >= end) {
+    return NULL;
+  }
+  const size_t last = page_of(end - 1) + 1;
+  const size_t page = _resident->get_next_one_offset(page_of(card), last);
+  return page < last ? (CardTable::CardValue*)page_address(page) : NULL;
 }
 
 void TeraHeapCardResidency::note_written(const CardTable::CardValue* from, const CardTable::CardValue* to) {

@@ -40,6 +40,8 @@ void TeraHeapCards::initialize(MemRegion h2) {
   _pages = new TeraHeapTablePages(h2, (char*)cards, CardTable::card_shift, (u_char)clean,
                                   TeraHeapCardResidency::lazy(), TeraHeapCardResidency::pages_changed,
                                   "TeraHeap: card table for H2");
+  TeraHeapCardResidency::watch((char*)cards, (char*)cards + align_up(h2.byte_size() >> CardTable::card_shift,
+                                                                     os::vm_page_size()));
 }
 
 void TeraHeapCards::commit(MemRegion mr) {
@@ -149,9 +151,14 @@ static void walk_cards(TeraHeapRegions* regions, uint r, bool give_back, Wanted 
     CardTable::CardValue* const page = align_down(ct->byte_for(page_start), os::vm_page_size());
     HeapWord* const page_end = ct->addr_for(page + os::vm_page_size());
     HeapWord* const to = MIN2(top, page_end);
-    if (!TeraHeapCardResidency::is_resident(page) ||
-        (give_back && ct->addr_for(page) >= bottom && page_end <= span_end &&
-         TeraHeapCardResidency::give_back_if_clean(page, ct->byte_for(to - 1) + 1))) {
+    if (!TeraHeapCardResidency::is_resident(page)) {
+      // All clean up to the next page that may hold anything.
+      CardTable::CardValue* const next = TeraHeapCardResidency::next_resident(page, ct->byte_for(top - 1) + 1);
+      page_start = next == NULL ? top : MAX2(to, ct->addr_for(next));
+      continue;
+    }
+    if (give_back && ct->addr_for(page) >= bottom && page_end <= span_end &&
+        TeraHeapCardResidency::give_back_if_clean(page, ct->byte_for(to - 1) + 1)) {
       page_start = to;
       continue;
     }
