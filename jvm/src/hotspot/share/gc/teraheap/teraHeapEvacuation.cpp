@@ -3,7 +3,9 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psCompactionManager.inline.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
@@ -348,31 +350,45 @@ bool TeraHeapEvacuation::is_evacuating(const void* p) {
   return enabled() && _evacuating[_regions->index_of(p)];
 }
 
-// Copies the reached objects of the traced regions [a, b) of _traced_list,
-// one label's, into fresh regions of that label. If H2 runs out of room,
-// the rest stay where they are and the old regions are kept; their cards are
-// dirtied so that the adjust phase points them at what did move.
-static size_t evacuate_label(jlong label, int a, int b) {
-  for (int k = a; k < b; k++) {
-    const uint r = _traced_list->at(k);
-    _evacuating[r] = true;
-    _evacuating_list->append(r);
-  }
-  TeraHeapMoveBuffers buffers(_regions);
-  bool complete = true;
-  size_t objects = 0;
-  size_t words = 0;
-  uint last_region = UINT_MAX;
-  Klass* last_klass = NULL;
-  for (int k = a; k < b; k++) {
-    const TeraHeapTracedRegion* t = _traced[_traced_list->at(k)];
+// A label chosen for evacuation: its traced regions are [a, b) of _traced_list.
+struct TeraHeapEvacuatedLabel {
+  jlong         label;
+  int           a;
+  int           b;
+  volatile bool complete;   // every reached object was copied
+};
+
+// A traced region to copy: its index in _traced_list, and its label's in the chosen labels.
+struct TeraHeapEvacuatedRegion {
+  int traced;
+  int label;
+};
+
+// Copies the reached objects of the chosen labels' traced regions on all GC
+// workers: each worker takes the next traced region and copies its objects,
+// in address order, through its own buffers into fresh regions of the label
+// (so a region's objects stay in their depth-first order). Objects are never
+// shared between workers, so forwarding takes no atomics. If H2 runs out of
+// room, what is not copied stays where it is, its cards dirtied so that the
+// adjust phase points it at what did move, and the label keeps its regions.
+class TeraHeapEvacuateTask : public AbstractGangTask {
+  GrowableArray<TeraHeapEvacuatedLabel>*  _labels;
+  GrowableArray<TeraHeapEvacuatedRegion>* _regions_to_copy;
+  volatile int        _next;
+  volatile size_t     _objects;
+  volatile size_t     _words;
+
+  void copy_region(TeraHeapMoveBuffers* buffers, TeraHeapEvacuatedLabel* l, const TeraHeapTracedRegion* t,
+                   size_t* objects, size_t* words) {
+    uint last_region = UINT_MAX;
+    Klass* last_klass = NULL;
     const BitMap::idx_t end = t->reached.size();
     for (BitMap::idx_t i = t->reached.get_next_one_offset(0); i < end; i = t->reached.get_next_one_offset(i + 1)) {
       oop obj = t->object_at(i);
       const size_t size = obj->size();
-      HeapWord* to = complete ? buffers.allocate(label, size) : NULL;
+      HeapWord* to = Atomic::load(&l->complete) ? buffers->allocate(l->label, size) : NULL;
       if (to == NULL) {
-        complete = false;
+        Atomic::store(&l->complete, false);
         TeraHeapCards::dirty_range(MemRegion(cast_from_oop<HeapWord*>(obj), size));
         continue;
       }
@@ -388,35 +404,42 @@ static size_t evacuate_label(jlong label, int a, int b) {
       // Its fields refer to old copies and to H1 until the adjust phase reads these cards.
       TeraHeapCards::dirty_range(MemRegion(to, size));
       obj->forward_to(cast_to_oop(to));
-      objects++;
-      words += size;
+      (*objects)++;
+      *words += size;
     }
   }
-  buffers.retire_all();
-  for (int k = a; k < b; k++) {
-    const uint r = _traced_list->at(k);
-    if (complete) {
-      _regions->set_has_cards(r, false);   // nothing live is left to adjust
-      _evacuated_list->append(r);
-    } else {
-      _regions->set_has_cards(r, true);
+
+public:
+  TeraHeapEvacuateTask(GrowableArray<TeraHeapEvacuatedLabel>* labels,
+                       GrowableArray<TeraHeapEvacuatedRegion>* regions_to_copy) :
+    AbstractGangTask("TeraHeap Evacuate"), _labels(labels), _regions_to_copy(regions_to_copy),
+    _next(0), _objects(0), _words(0) {}
+
+  void work(uint worker_id) {
+    TeraHeapMoveBuffers buffers(_regions);
+    size_t objects = 0;
+    size_t words = 0;
+    for (int k = Atomic::fetch_and_add(&_next, 1); k < _regions_to_copy->length(); k = Atomic::fetch_and_add(&_next, 1)) {
+      const TeraHeapEvacuatedRegion& r = _regions_to_copy->at(k);
+      copy_region(&buffers, _labels->adr_at(r.label), _traced[_traced_list->at(r.traced)], &objects, &words);
     }
+    buffers.retire_all();
+    Atomic::add(&_objects, objects);
+    Atomic::add(&_words, words);
   }
-  if (!complete) {
-    log_info(gc, teraheap)("H2 had no room to evacuate label " JLONG_FORMAT ": its regions stay", label);
-  }
-  _objects_evacuated += objects;
-  _words_evacuated += words;
-  _labels_evacuated += complete ? 1 : 0;
-  return objects;
-}
+
+  size_t objects() const { return _objects; }
+  size_t words() const { return _words; }
+};
 
 size_t TeraHeapEvacuation::evacuate() {
   if (!enabled() || _traced_list->is_empty()) {
     return 0;
   }
   _rooted_labels->sort(compare_labels_ptr);
-  size_t objects = 0;
+  ResourceMark rm;
+  GrowableArray<TeraHeapEvacuatedLabel> chosen;
+  size_t free_regions = _regions->count() - _regions->regions_in_use();
   for (int a = 0, b; a < _traced_list->length(); a = b) {
     const jlong label = _regions->label(_traced_list->at(a));
     size_t used = 0;
@@ -428,7 +451,7 @@ size_t TeraHeapEvacuation::evacuate() {
     }
     bool rooted;
     _rooted_labels->find_sorted<jlong, compare_labels>(label, rooted);
-    const size_t free_regions = _regions->count() - _regions->regions_in_use();
+    // Each worker may leave a buffer's worth unused per label: room for twice the live data.
     const size_t needed = 2 * (live / _regions->region_words()) + 2;
     // The stress mode evacuates every traced label, so that any program runs evacuations.
     const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * used || TeraHeapStressMove;
@@ -437,10 +460,43 @@ size_t TeraHeapEvacuation::evacuate() {
                             rooted ? ", rooted in H1: kept" : (!sparse ? ", dense: kept" :
                             (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated")));
     if (!rooted && sparse && free_regions >= needed) {
-      objects += evacuate_label(label, a, b);
+      free_regions -= needed;
+      chosen.append(TeraHeapEvacuatedLabel{label, a, b, true});
     }
   }
-  return objects;
+  if (chosen.is_empty()) {
+    return 0;
+  }
+  GrowableArray<TeraHeapEvacuatedRegion> regions_to_copy;
+  for (int n = 0; n < chosen.length(); n++) {
+    for (int k = chosen.at(n).a; k < chosen.at(n).b; k++) {
+      const uint r = _traced_list->at(k);
+      _evacuating[r] = true;
+      _evacuating_list->append(r);
+      regions_to_copy.append(TeraHeapEvacuatedRegion{k, n});
+    }
+  }
+  TeraHeapEvacuateTask task(&chosen, &regions_to_copy);
+  ParallelScavengeHeap::heap()->workers().run_task(&task);
+  for (int n = 0; n < chosen.length(); n++) {
+    const TeraHeapEvacuatedLabel& l = chosen.at(n);
+    for (int k = l.a; k < l.b; k++) {
+      const uint r = _traced_list->at(k);
+      if (l.complete) {
+        _regions->set_has_cards(r, false);   // nothing live is left to adjust
+        _evacuated_list->append(r);
+      } else {
+        _regions->set_has_cards(r, true);
+      }
+    }
+    if (!l.complete) {
+      log_info(gc, teraheap)("H2 had no room to evacuate label " JLONG_FORMAT ": its regions stay", l.label);
+    }
+    _labels_evacuated += l.complete ? 1 : 0;
+  }
+  _objects_evacuated += task.objects();
+  _words_evacuated += task.words();
+  return task.objects();
 }
 
 size_t TeraHeapEvacuation::finish() {
