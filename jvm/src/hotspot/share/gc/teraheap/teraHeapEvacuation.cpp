@@ -416,6 +416,7 @@ public:
     _next(0), _objects(0), _words(0) {}
 
   void work(uint worker_id) {
+    ResourceMark rm;   // the buffers' list
     TeraHeapMoveBuffers buffers(_regions);
     size_t objects = 0;
     size_t words = 0;
