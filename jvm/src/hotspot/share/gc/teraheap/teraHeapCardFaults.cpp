@@ -32,7 +32,7 @@ class TeraHeapCardFaultThread : public NonJavaThread {
   char* const _to;
   const TeraHeapCardFaults::Noted _noted;
   char* _zeros;
-  volatile bool _lost;
+  volatile bool _serving;
 
   void serve(char* page);
   void give_up(const char* what, int error);
@@ -40,10 +40,10 @@ class TeraHeapCardFaultThread : public NonJavaThread {
 public:
   TeraHeapCardFaultThread(int fd, char* from, char* to, TeraHeapCardFaults::Noted noted) :
     _fd(fd), _from(from), _to(to), _noted(noted),
-    _zeros(NEW_C_HEAP_ARRAY(char, os::vm_page_size(), mtGC)), _lost(false) {
+    _zeros(NEW_C_HEAP_ARRAY(char, os::vm_page_size(), mtGC)), _serving(true) {
     memset(_zeros, 0, os::vm_page_size());
   }
-  bool lost() const { return Atomic::load_acquire(&_lost); }
+  bool serving() const { return Atomic::load_acquire(&_serving); }
 
   void run() override;
   char* name() const override { return (char*)"TeraHeap Card Faults"; }
@@ -55,12 +55,14 @@ public:
 };
 
 void TeraHeapCardFaultThread::give_up(const char* what, int error) {
+  // Said before the kernel maps any page unnoticed, so that no collection
+  // trusts the bits once one can be missing.
+  Atomic::release_store_fence(&_serving, false);
   // The kernel serves the table's faults from now on; nothing waits on us.
   struct uffdio_range range;
   range.start = (uintptr_t)_from;
   range.len = pointer_delta(_to, _from, 1);
   ::ioctl(_fd, UFFDIO_UNREGISTER, &range);
-  Atomic::release_store(&_lost, true);
   log_info(gc, teraheap)("userfaultfd stopped serving H2's card table (%s: %s): collections read "
                          "/proc/self/pagemap instead", what, os::strerror(error));
 }
@@ -93,7 +95,7 @@ void TeraHeapCardFaultThread::serve(char* page) {
 }
 
 void TeraHeapCardFaultThread::run() {
-  while (!lost()) {
+  while (serving()) {
     struct uffd_msg msg;
     const ssize_t n = ::read(_fd, &msg, sizeof(msg));
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
@@ -162,8 +164,8 @@ bool TeraHeapCardFaults::start(char* from, char* to, Noted noted) {
   return true;
 }
 
-bool TeraHeapCardFaults::lost() {
-  return _thread == NULL || _thread->lost();
+bool TeraHeapCardFaults::serving() {
+  return _thread != NULL && _thread->serving();
 }
 
 void TeraHeapCardFaults::threads_do(ThreadClosure* tc) {
@@ -178,8 +180,8 @@ bool TeraHeapCardFaults::start(char* from, char* to, Noted noted) {
   return false;
 }
 
-bool TeraHeapCardFaults::lost() {
-  return true;
+bool TeraHeapCardFaults::serving() {
+  return false;
 }
 
 void TeraHeapCardFaults::threads_do(ThreadClosure* tc) {}

@@ -18,15 +18,16 @@ class ThreadClosure;
 // next touch.
 //
 // If the kernel refuses (no userfaultfd, a seccomp filter, an old kernel), or
-// stops serving the thread, start() returns false or lost() becomes true, the
-// table is unregistered so that the kernel serves its faults itself, and the
-// caller falls back to reading the page map.
+// stops serving the thread, start() returns false or serving() becomes false,
+// the table is unregistered so that the kernel serves its faults itself, and
+// the caller falls back to reading the page map.
 class TeraHeapCardFaults : AllStatic {
 public:
   typedef void (*Noted)(char* page);
   // [from, to): whole pages, untouched since they were mapped.
   static bool start(char* from, char* to, Noted noted);
-  static bool lost();
+  // Every page mapped in since start() has been noted.
+  static bool serving();
   static void threads_do(ThreadClosure* tc);
 };
 

@@ -18,7 +18,6 @@
 
 CardTable::CardValue* TeraHeapCardResidency::_base = NULL;
 int TeraHeapCardResidency::_pagemap = -1;
-bool TeraHeapCardResidency::_watched = false;
 CHeapBitMap* TeraHeapCardResidency::_resident = NULL;
 int TeraHeapCardResidency::_page_shift = 0;
 
@@ -56,12 +55,12 @@ static void page_mapped_in(char* page) {
 
 void TeraHeapCardResidency::watch(char* from, char* to) {
   if (lazy()) {
-    _watched = TeraHeapCardFaults::start(from, to, page_mapped_in);
+    TeraHeapCardFaults::start(from, to, page_mapped_in);
   }
 }
 
 void TeraHeapCardResidency::refresh(const CardTable::CardValue* from, const CardTable::CardValue* to) {
-  if (!lazy() || from >= to || (_watched && !TeraHeapCardFaults::lost())) {
+  if (!lazy() || from >= to || TeraHeapCardFaults::serving()) {
     return;
   }
   const size_t first = page_of(from);

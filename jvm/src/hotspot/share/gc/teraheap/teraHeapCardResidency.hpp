@@ -30,7 +30,6 @@
 class TeraHeapCardResidency : AllStatic {
   static CardTable::CardValue* _base;   // the card of H2's first word
   static int      _pagemap;              // fd, -1: not readable
-  static bool     _watched;              // userfaultfd notes the pages mapped in
   static CHeapBitMap* _resident;         // per page: may hold non-clean cards, read it
   static int      _page_shift;           // log2 of the page size: a lookup per page of
                                          // every region in use, at every collection

@@ -511,23 +511,24 @@ size_t TeraHeapEvacuation::finish() {
       _rooted_labels->append(_regions->label(r));
     }
   }
-  // Roots in evacuated regions follow their copies; those not copied died.
+  // Roots in evacuated regions follow their copies. Those not copied stay on
+  // their region's list: dead with it if it is freed below, else still there.
   for (int k = 0; k < _evacuating_list->length(); k++) {
     const uint r = _evacuating_list->at(k);
     GrowableArrayCHeap<HeapWord*, mtGC>* roots = _roots[r];
-    if (roots == NULL) {
-      continue;
-    }
-    _roots[r] = NULL;
-    for (int j = 0; j < roots->length(); j++) {
+    int kept = 0;
+    for (int j = 0; roots != NULL && j < roots->length(); j++) {
       oop root = cast_to_oop(roots->at(j));
       if (root->is_forwarded()) {
+        assert(_regions->index_of(root->forwardee()) != r, "copies go to fresh regions");
         add_root(root->forwardee());
-      } else if (!_evacuated_list->contains(r)) {
-        add_root(root);   // its region stays
+      } else {
+        roots->at_put(kept++, roots->at(j));
       }
     }
-    delete roots;
+    if (roots != NULL) {
+      roots->trunc_to(kept);
+    }
   }
   size_t freed = 0;
   if (_evacuated_list->is_nonempty()) {
