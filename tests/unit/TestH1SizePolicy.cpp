@@ -37,8 +37,10 @@ static Policy::Signals window(double gc_share, double io_share, size_t live, siz
   s.gc_seconds = gc_share * 2.0;
   s.h2_seconds = h2_share * 2.0;
   s.io_stall_seconds = io_share * 2.0;
+  s.gc_io_seconds = 0;
   s.h1_live = live;
   s.other_memory = other;
+  s.h2_data = 0;
   return s;
 }
 
@@ -92,6 +94,61 @@ int main() {
     check(d.action == Policy::shrink, std::string("moves and I/O wait: ") + Policy::action_name(d.action));
     d = p.decide(window(0.01, 0.0, 100 * M, other, 0.05));   // timers out of step: never negative
     check(d.action == Policy::hold && d.gc_share == 0, "GC share " + std::to_string(d.gc_share));
+  });
+
+  test("I/O waits inside GC pauses count as I/O wait, not as GC time", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t start = p.target();
+    // Full GCs that wait for H2's pages: 30% in GC, of which 20% waiting for I/O (also in the
+    // I/O wait, which the kernel counts whoever waits).
+    Policy::Signals s = window(0.30, 0.20, 100 * M, other);
+    s.gc_io_seconds = 0.20 * s.seconds;
+    Policy::Decision d = p.decide(s);
+    check(d.gc_share > 0.099 && d.gc_share < 0.101, "GC share " + std::to_string(d.gc_share) + ", expected 10%");
+    check(d.action == Policy::shrink && d.to < start,
+          std::string("GC mostly waiting for H2's pages: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    // Moves that wait for writeback: their time is left out once, not twice.
+    s = window(0.30, 0.05, 100 * M, other, 0.10);
+    s.gc_io_seconds = 0.05 * s.seconds;
+    d = p.decide(s);
+    check(d.gc_share > 0.199 && d.gc_share < 0.201, "GC share " + std::to_string(d.gc_share) + ", expected 20%");
+    check(d.action == Policy::grow, std::string("20% GC against 5% I/O: ") + Policy::action_name(d.action));
+  });
+
+  test("H2's data that fits in half the budget keeps its room in the page cache", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t fits = 1500 * M, too_big = budget / 2 + 100 * M;
+    const size_t slack = (size_t)(budget * Policy::h2_slack_fraction);
+    const size_t expected = (budget - other - fits - slack) / align * align;
+    check(p.ceiling(other, fits) == expected, "ceiling " + mb(p.ceiling(other, fits)) + " with " + mb(fits) +
+          " in H2, expected " + mb(expected));
+    // A little H2 data takes no more than the reserve.
+    check(p.ceiling(other, 100 * M) == p.ceiling(other), "100M in H2 lowered the ceiling past the reserve");
+    check(p.ceiling(other, too_big) == p.ceiling(other), "H2 data no page cache can hold lowered the ceiling");
+    // GC pressure grows H1 up to the ceiling that leaves H2 its room, no further.
+    Policy::Decision d;
+    for (int i = 0; i < 20; i++) {
+      Policy::Signals s = window(0.5, 0.0, 100 * M, other);
+      s.h2_data = fits;
+      d = p.decide(s);
+    }
+    check(d.to == p.ceiling(other, fits) && d.ceiling == d.to, "ended at " + mb(d.to) + ", expected " + mb(p.ceiling(other, fits)));
+    // More H2 data than that: the target follows the ceiling down.
+    Policy::Signals s = window(0.0, 0.0, 100 * M, other);
+    s.h2_data = fits + 300 * M;
+    d = p.decide(s);
+    check(d.action == Policy::fit && d.to == p.ceiling(other, fits + 300 * M), "not fitted: " + mb(d.to));
+    // The floor (live data) comes before H2's room, the memory-safe ceiling before both.
+    s = window(0.0, 0.0, 1800 * M, other);   // floor 2700M
+    s.h2_data = fits;
+    d = p.decide(s);
+    check(d.to == d.floor && d.floor > p.ceiling(other, fits), "live data held below its floor: " + mb(d.to));
+    s = window(0.0, 0.0, 3000 * M, other);   // floor 4500M > the safe ceiling
+    s.h2_data = fits;
+    d = p.decide(s);
+    check(d.to == p.ceiling(other), "past the memory-safe ceiling: " + mb(d.to));
   });
 
   test("I/O wait that dominates shrinks H1 step by step down to 1.5x the live data", [&] {

@@ -102,6 +102,9 @@ void TeraHeap::log_layout() {
 }
 
 void TeraHeap::prepare_marking() {
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::h2_work_begins();
+  }
   TeraHeapLiveness::prepare(_regions);
   TeraHeapEvacuation::prepare();
   // Marking reads live regions' cards, adjusting those of the regions that have some.
@@ -277,6 +280,9 @@ void TeraHeap::adjust_h2() {
     _reported_full = false;
   }
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::h2_work_ends(_regions->used_bytes());
+  }
 }
 
 void TeraHeap::scavenge_backward_references(uint worker_id, uint workers) {

@@ -13,6 +13,8 @@ const double TeraHeapH1SizePolicy::dominance         = 1.5;
 const double TeraHeapH1SizePolicy::step_fraction     = 0.10;
 const double TeraHeapH1SizePolicy::max_steps         = 3;
 const double TeraHeapH1SizePolicy::reserve_fraction  = 0.10;
+const double TeraHeapH1SizePolicy::h2_cache_fraction = 0.50;
+const double TeraHeapH1SizePolicy::h2_slack_fraction = 0.05;
 const double TeraHeapH1SizePolicy::live_headroom     = 1.5;
 const double TeraHeapH1SizePolicy::initial_fraction  = 0.25;
 const double TeraHeapH1SizePolicy::undo_window_seconds  = 5;
@@ -40,8 +42,14 @@ size_t TeraHeapH1SizePolicy::align(size_t bytes) const {
   return bytes - bytes % _alignment;
 }
 
-size_t TeraHeapH1SizePolicy::ceiling(size_t other_memory) const {
-  const size_t reserve = (size_t)(_budget * reserve_fraction);
+size_t TeraHeapH1SizePolicy::ceiling(size_t other_memory, size_t h2_data) const {
+  // H2's pages are page cache too, which the kernel can reclaim: they count
+  // towards the reserve, with some slack for the other files the JVM reads.
+  size_t reserve = (size_t)(_budget * reserve_fraction);
+  if (h2_data <= _budget * h2_cache_fraction) {
+    const size_t h2_room = h2_data + (size_t)(_budget * h2_slack_fraction);
+    reserve = h2_room > reserve ? h2_room : reserve;
+  }
   size_t room = _budget > reserve + other_memory ? _budget - reserve - other_memory : 0;
   room = align(room);
   if (room > _h1_max) room = _h1_max;
@@ -116,12 +124,17 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   note_time(s.seconds);
   Decision d;
   d.from = _target;
-  d.ceiling = ceiling(s.other_memory);
+  // Memory safety first: a cgroup kill loses the whole job. Room for H2's
+  // pages comes after the floor.
+  const size_t safe = ceiling(s.other_memory);
   d.floor = floor(s.h1_live);
-  if (d.floor > d.ceiling) {
-    d.floor = d.ceiling;  // memory safety first: a cgroup kill loses the whole job
-  }
-  const double h1_gc_seconds = s.gc_seconds > s.h2_seconds ? s.gc_seconds - s.h2_seconds : 0;
+  d.floor = d.floor > safe ? safe : d.floor;
+  d.ceiling = ceiling(s.other_memory, s.h2_data);
+  d.ceiling = d.ceiling < d.floor ? d.floor : d.ceiling;
+  // TeraHeap's moves and the I/O waits inside pauses overlap (a move may wait
+  // for writeback): the larger of the two is left out.
+  const double not_h1 = s.h2_seconds > s.gc_io_seconds ? s.h2_seconds : s.gc_io_seconds;
+  const double h1_gc_seconds = s.gc_seconds > not_h1 ? s.gc_seconds - not_h1 : 0;
   d.gc_share = s.seconds > 0 ? h1_gc_seconds / s.seconds : 0;
   d.io_share = s.seconds > 0 ? s.io_stall_seconds / s.seconds : 0;
 

@@ -20,6 +20,19 @@
 // never turns into back-to-back full GCs. The ceiling wins when both cannot
 // hold.
 //
+// While all of H2's data fits in part of the budget, the ceiling also leaves
+// the page cache room for all of it, above the floor: a cache that holds H2
+// whole reads each page once, and the GC time a larger H1 would save is then
+// paid back in full GCs that wait for H2's pages (marking reads H2's objects
+// and cards), which the I/O signal sees late and the GC signal counts against
+// H1. (Triangle Count: its 354 MB in H2 under a 1280 MB cap ran fastest with
+// H1 at half the cap; grown to its ceiling, H1 left H2 200 MB of page cache,
+// its full GCs took 3x longer and read H2 500 times.) A larger H2 cannot be
+// cached whole, and the signals decide alone.
+//
+// Time a GC pause spends waiting for I/O counts as I/O wait, not as GC time:
+// a larger H1 would make that wait longer, not shorter.
+//
 // A shrink can also fail to pay: when H2's data is larger than any page cache
 // the budget allows, or the I/O wait is not H2's at all (another process, the
 // writeback of a move), a smaller H1 saves little I/O wait and costs GC time,
@@ -39,8 +52,11 @@ public:
                               // (moving groups, freeing regions), which a
                               // larger H1 would not save: not counted as loss
     double io_stall_seconds;  // of which some thread waited for I/O
+    double gc_io_seconds;     // of the GC time, spent waiting for I/O (in
+                              // both gc_seconds and io_stall_seconds)
     size_t h1_live;           // H1 bytes live after the last full GC
     size_t other_memory;      // the JVM's anonymous memory outside H1
+    size_t h2_data;           // bytes of H2 holding objects
   };
 
   enum Action {
@@ -75,6 +91,10 @@ public:
   static const double max_steps;
   // The page cache's share of the budget that H1 never takes.
   static const double reserve_fraction;
+  // H2's data up to this share of the budget is left room in the page cache,
+  // with this share of the budget besides (the reserve, if that is larger).
+  static const double h2_cache_fraction;
+  static const double h2_slack_fraction;
   // H1 at least this multiple of its live data.
   static const double live_headroom;
   // H1's first target, as a fraction of the budget: the share of memory the
@@ -126,7 +146,9 @@ public:
 
   size_t budget() const { return _budget; }
   size_t target() const { return _target; }
-  size_t ceiling(size_t other_memory) const;
+  // The most H1 may take: the budget less the reserve, the JVM's other
+  // memory and, when it fits, H2's data (h2_data 0: the memory-safe ceiling).
+  size_t ceiling(size_t other_memory, size_t h2_data = 0) const;
   size_t floor(size_t h1_live) const;
 
   Decision decide(const Signals& signals);

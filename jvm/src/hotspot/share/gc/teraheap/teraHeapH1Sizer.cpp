@@ -23,14 +23,14 @@ TeraHeapH1SizePolicy TeraHeapH1Sizer::_policy;
 const char* TeraHeapH1Sizer::_budget_source = NULL;
 double   TeraHeapH1Sizer::_last_time = 0;
 double   TeraHeapH1Sizer::_last_gc_seconds = 0;
-double   TeraHeapH1Sizer::_h2_seconds = 0;
-double   TeraHeapH1Sizer::_h2_seconds_in_gc = 0;
-uint     TeraHeapH1Sizer::_h2_gc = 0;
-double   TeraHeapH1Sizer::_last_h2_seconds = 0;
+TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_h2_seconds;
+TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_gc_io_seconds;
+double   TeraHeapH1Sizer::_io_at_h2_work = 0;
 double   TeraHeapH1Sizer::_last_io_seconds = 0;
 uint64_t TeraHeapH1Sizer::_last_major_faults = 0;
 size_t   TeraHeapH1Sizer::_h1_live = 0;
 size_t   TeraHeapH1Sizer::_other_memory = 0;
+size_t   TeraHeapH1Sizer::_h2_data = 0;
 bool     TeraHeapH1Sizer::_io_from_psi = false;
 
 // Decisions need an interval long enough to average over a few GCs.
@@ -161,20 +161,44 @@ void TeraHeapH1Sizer::initialize() {
                                  _io_from_psi ? "pressure stall information" : "major faults (no PSI)");
 }
 
-void TeraHeapH1Sizer::add_h2_seconds(double seconds) {
+void TeraHeapH1Sizer::GCSeconds::add(double seconds) {
   const uint gc = ParallelScavengeHeap::heap()->total_collections();
-  if (gc != _h2_gc) {
-    _h2_gc = gc;
-    _h2_seconds_in_gc = 0;
+  if (gc != _gc) {
+    _gc = gc;
+    _in_gc = 0;
   }
-  _h2_seconds_in_gc += seconds;
-  _h2_seconds += seconds;
+  _in_gc += seconds;
+  _total += seconds;
 }
 
-// TeraHeap's work in the GCs that have ended: the collectors' timers count a
-// GC's pause only at its end, after the decision made in it.
-static double h2_seconds_of_ended_gcs(double total, double in_gc, uint gc) {
-  return gc == ParallelScavengeHeap::heap()->total_collections() ? total - in_gc : total;
+double TeraHeapH1Sizer::GCSeconds::since_last_decision() {
+  const double ended = _gc == ParallelScavengeHeap::heap()->total_collections() ? _total - _in_gc : _total;
+  const double since = ended - _last;
+  _last = ended;
+  return since;
+}
+
+void TeraHeapH1Sizer::add_h2_seconds(double seconds) {
+  _h2_seconds.add(seconds);
+}
+
+// I/O wait since boot: pressure stall information, else major faults at the
+// cost of a read each.
+static double io_seconds_now(bool from_psi) {
+  double io = 0;
+  if (from_psi && read_io_stall_seconds(&io)) {
+    return io;
+  }
+  return read_major_faults() * estimated_fault_seconds;
+}
+
+void TeraHeapH1Sizer::h2_work_begins() {
+  _io_at_h2_work = io_seconds_now(_io_from_psi);
+}
+
+void TeraHeapH1Sizer::h2_work_ends(size_t h2_data) {
+  _gc_io_seconds.add(MAX2(io_seconds_now(_io_from_psi) - _io_at_h2_work, 0.0));
+  _h2_data = h2_data;
 }
 
 void TeraHeapH1Sizer::decide_if_due() {
@@ -196,11 +220,12 @@ void TeraHeapH1Sizer::decide_if_due() {
   TeraHeapH1SizePolicy::Signals s;
   s.seconds = now - _last_time;
   s.gc_seconds = gc - _last_gc_seconds;
-  const double h2 = h2_seconds_of_ended_gcs(_h2_seconds, _h2_seconds_in_gc, _h2_gc);
-  s.h2_seconds = h2 - _last_h2_seconds;
+  s.h2_seconds = _h2_seconds.since_last_decision();
+  s.gc_io_seconds = _gc_io_seconds.since_last_decision();
   s.io_stall_seconds = io;
   s.h1_live = _h1_live;
   s.other_memory = _other_memory;
+  s.h2_data = _h2_data;
   const TeraHeapH1SizePolicy::Decision d = _policy.decide(s);
 
   // Changes at info, holds at debug: a long job holds thousands of times. So
@@ -212,12 +237,14 @@ void TeraHeapH1Sizer::decide_if_due() {
   const bool hold = d.action == TeraHeapH1SizePolicy::hold || small_fit;
   if (hold ? holds.is_enabled() : changes.is_enabled()) {
     LogStream ls(hold ? LogTargetHandle(holds) : LogTargetHandle(changes));
-    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (moves to H2 %.1f%%), I/O wait %.1f%%, " UINT64_FORMAT
-                " major faults in %.1fs; committed " SIZE_FORMAT "M, live " SIZE_FORMAT "M, other memory "
-                SIZE_FORMAT "M; floor " SIZE_FORMAT "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
+    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (not counted: moves to H2 %.1f%%, I/O waits in GC %.1f%%), "
+                "I/O wait %.1f%%, " UINT64_FORMAT " major faults in %.1fs; committed " SIZE_FORMAT "M, live "
+                SIZE_FORMAT "M, other memory " SIZE_FORMAT "M, H2 data " SIZE_FORMAT "M; floor " SIZE_FORMAT
+                "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
                 TeraHeapH1SizePolicy::action_name(d.action), d.from / M, d.to / M,
-                d.gc_share * 100, s.h2_seconds / s.seconds * 100, d.io_share * 100, faults - _last_major_faults, s.seconds,
-                h1_committed() / M, _h1_live / M, _other_memory / M, d.floor / M, d.ceiling / M,
+                d.gc_share * 100, s.h2_seconds / s.seconds * 100, s.gc_io_seconds / s.seconds * 100,
+                d.io_share * 100, faults - _last_major_faults, s.seconds,
+                h1_committed() / M, _h1_live / M, _other_memory / M, _h2_data / M, d.floor / M, d.ceiling / M,
                 _policy.budget() / M);
     if (d.undone) {
       ls.print_cr("Shrink undone: it cost more GC time than the I/O wait it set out to save; no shrink below "
@@ -228,7 +255,6 @@ void TeraHeapH1Sizer::decide_if_due() {
   }
   _last_time = now;
   _last_gc_seconds = gc;
-  _last_h2_seconds = h2;
   _last_major_faults = faults;
 }
 

@@ -12,8 +12,9 @@
 // -XX:+TeraHeapDynamicH1: sizes H1 at run time inside one DRAM budget shared
 // with H2's page cache (TeraHeapH1SizePolicy decides). It measures at the end
 // of GCs, at most once a second: GC time from the collectors' timers, I/O
-// wait from the kernel's pressure stall information, the JVM's memory outside
-// H1 from /proc/self/status. The Parallel collector keeps sizing its
+// wait from the kernel's pressure stall information (also across the part of
+// each full GC that reads H2), the JVM's memory outside H1 from
+// /proc/self/status, H2's data from its regions. The Parallel collector keeps sizing its
 // generations as it always does; the sizer only lowers the sizes it asks for
 // below the target, and a generation that shrinks uncommits its pages, which
 // the page cache can then use. Growing is left to the collector, up to the
@@ -25,14 +26,28 @@ class TeraHeapH1Sizer : AllStatic {
   static const char* _budget_source;
   static double   _last_time;        // of the last decision, seconds since start
   static double   _last_gc_seconds;
-  static double   _h2_seconds;       // TeraHeap's work in full GCs, since start
-  static double   _h2_seconds_in_gc; // of which in the GC numbered _h2_gc
-  static uint     _h2_gc;
-  static double   _last_h2_seconds;
+  // Seconds of some kind inside GC pauses, since start. The collectors'
+  // timers count a GC's pause only at its end, after the decision made in it:
+  // a decision takes what this GC added in the next interval, with its pause.
+  class GCSeconds {
+    double _total;
+    double _in_gc;   // of which in the GC numbered _gc
+    uint   _gc;
+    double _last;    // of ended GCs, at the last decision
+  public:
+    GCSeconds() : _total(0), _in_gc(0), _gc(0), _last(0) {}
+    void add(double seconds);
+    // Since the last decision, in GCs that have ended.
+    double since_last_decision();
+  };
+  static GCSeconds _h2_seconds;      // TeraHeap's work in full GCs
+  static GCSeconds _gc_io_seconds;   // I/O wait while full GCs read H2
+  static double   _io_at_h2_work;    // I/O wait since boot when that began
   static double   _last_io_seconds;
   static uint64_t _last_major_faults;
   static size_t   _h1_live;          // after the last full GC
   static size_t   _other_memory;     // high-water mark
+  static size_t   _h2_data;          // after the last full GC
   static bool     _io_from_psi;      // else estimated from major faults
 
   static void decide_if_due();
@@ -49,6 +64,11 @@ public:
   // TeraHeap's own work in a full GC (moving groups, freeing regions): GC
   // time that a larger H1 would not save.
   static void add_h2_seconds(double seconds);
+  // A full GC begins and ends the part that reads H2 (marking, moves,
+  // adjusting H2's references): the I/O wait in between is GC time that a
+  // larger H1 would not save. h2_data: bytes of H2 holding objects after it.
+  static void h2_work_begins();
+  static void h2_work_ends(size_t h2_data);
 
   // At the end of a full GC, before the old generation is resized: the free
   // space to leave it, at most what keeps H1 within the target.
