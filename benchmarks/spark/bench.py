@@ -70,6 +70,9 @@ MO_POOL_HEADROOM = 1.25
 JVM_OUTSIDE_HEAP = 400 << 20
 
 WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "rl", "sql"]
+# Not in the suite by default: a job whose stages alternate between scanning the cache and building
+# a large in-memory state (benchmarks/dram-split runs it: it is made for run-time DRAM division).
+EXTRA_WORKLOADS = ["phases"]
 CONFIGS = ["sd", "g1", "mo", "th"]
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it).
 EXTRA_CONFIGS = ["thd"]
@@ -253,7 +256,7 @@ def measure_footprint(workload, scale):
             if (r["workload"], r["scale"]) != (workload, scale)]
     rows.append({"workload": workload, "scale": scale, "d_mb": row["cached_mb"],
                  "measured": row["time"], "heap_mb": row["heap_mb"], "wall_s": row["wall_s"]})
-    rows.sort(key=lambda r: (WORKLOADS.index(r["workload"]), float(r["scale"])))
+    rows.sort(key=lambda r: ((WORKLOADS + EXTRA_WORKLOADS).index(r["workload"]), float(r["scale"])))
     with open(FOOTPRINTS, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FOOTPRINT_FIELDS)
         w.writeheader()
@@ -317,7 +320,7 @@ def plot(args):
     import matplotlib.pyplot as plt
 
     rows = read_rows(args.csv)
-    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
+    workloads = [w for w in WORKLOADS + EXTRA_WORKLOADS if any(r["workload"] == w for r in rows)]
     parts = [("other_s", "other", "#bbbbbb"), ("sd_s", "S/D", "#e69f00"),
              ("minor_gc_s", "minor GC", "#56b4e9"), ("major_gc_s", "major GC", "#d55e00")]
     ncols = min(5, len(workloads))
@@ -377,7 +380,7 @@ def table(args):
           + " | best Spark-SD / TeraHeap | moved to H2 (MB) |")
     print("| --- " * (len(CONFIGS) + 6) + "|")
     ratios = []
-    for w in WORKLOADS:
+    for w in WORKLOADS + EXTRA_WORKLOADS:
         rs = [r for r in rows if r["workload"] == w]
         if not rs:
             continue
@@ -414,7 +417,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
-    r.add_argument("workload", choices=WORKLOADS)
+    r.add_argument("workload", choices=WORKLOADS + EXTRA_WORKLOADS)
     r.add_argument("config", choices=CONFIGS + EXTRA_CONFIGS)
     r.add_argument("--scale", default="1")
     r.add_argument("--heap", default="1g", help="H: the heap (H1 for TeraHeap)")

@@ -21,7 +21,8 @@ enum Workload {
     SVM("svm", 20, Generators::pointBytes, MlWorkloads::svm),
     NB("nb", 1, Generators::pointBytes, MlWorkloads::naiveBayes),
     RL("rl", 5, Generators::recordBytes, SqlWorkloads::rddRelation),
-    SQL("sql", 5, Generators::recordBytes, SqlWorkloads::columnarRelation);
+    SQL("sql", 5, Generators::recordBytes, SqlWorkloads::columnarRelation),
+    PHASES("phases", 3, Generators::pointBytes, PhasedWorkload::run);
 
     /** Runs one workload; everything it does counts towards the reported time. */
     interface Runner {

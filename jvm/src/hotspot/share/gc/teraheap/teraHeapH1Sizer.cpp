@@ -32,9 +32,16 @@ size_t   TeraHeapH1Sizer::_h1_live = 0;
 size_t   TeraHeapH1Sizer::_other_memory = 0;
 size_t   TeraHeapH1Sizer::_h2_data = 0;
 bool     TeraHeapH1Sizer::_io_from_psi = false;
+bool     TeraHeapH1Sizer::_lowered = false;
+uint     TeraHeapH1Sizer::_full_gc_wanted = 0;
+double   TeraHeapH1Sizer::_last_full_gc_asked = 0;
 
 // Decisions need an interval long enough to average over a few GCs.
 static const double decision_interval_seconds = 1.0;
+// A full GC to give back the old generation's garbage: when it holds this
+// share of the budget above its share of the target, at most this often.
+static const double full_gc_excess_fraction = 0.05;
+static const double full_gc_interval_seconds = 10.0;
 // Without pressure stall information a major fault on H2 is taken to cost a
 // read from a fast SSD.
 static const double estimated_fault_seconds = 100e-6;
@@ -227,6 +234,9 @@ void TeraHeapH1Sizer::decide_if_due() {
   s.other_memory = _other_memory;
   s.h2_data = _h2_data;
   const TeraHeapH1SizePolicy::Decision d = _policy.decide(s);
+  if (d.to != d.from) {
+    _lowered = d.to < d.from;
+  }
 
   // Changes at info, holds at debug: a long job holds thousands of times. So
   // are fits by less than 1% of the budget: the JVM's other memory creeps up
@@ -269,6 +279,7 @@ size_t TeraHeapH1Sizer::young_limit() {
 
 size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_used) {
   _h1_live = old_used;  // right after compaction: what the full GC found live
+  _lowered = false;     // the old generation now holds no garbage to give back
   decide_if_due();
   const size_t young = MIN2(ParallelScavengeHeap::young_gen()->virtual_space()->committed_size(), young_limit());
   const size_t target = _policy.target();
@@ -291,4 +302,22 @@ void TeraHeapH1Sizer::limit_generations(size_t* eden, size_t* survivor) {
     old->resize(old_room - old->used_in_bytes());
   }
   TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor);
+
+  // The target went down, and the old generation holds more than its share:
+  // what the last full GC did not find live is garbage, or promoted since.
+  const size_t share = target > young ? target - young : 0;
+  const size_t excess = old->used_in_bytes() > share ? old->used_in_bytes() - share : 0;
+  const double now = os::elapsedTime();
+  if (_lowered && excess > _policy.budget() * full_gc_excess_fraction &&
+      now - _last_full_gc_asked >= full_gc_interval_seconds) {
+    _full_gc_wanted = ParallelScavengeHeap::heap()->total_collections();
+    _last_full_gc_asked = now;
+    log_info(gc, teraheap, resize)("H1 above its target of " SIZE_FORMAT "M: the old generation holds " SIZE_FORMAT
+                                   "M above its share (live " SIZE_FORMAT "M at the last full GC); a full GC "
+                                   "gives the page cache the rest", target / M, excess / M, _h1_live / M);
+  }
+}
+
+bool TeraHeapH1Sizer::wants_full_gc() {
+  return _full_gc_wanted != 0 && _full_gc_wanted == ParallelScavengeHeap::heap()->total_collections();
 }
