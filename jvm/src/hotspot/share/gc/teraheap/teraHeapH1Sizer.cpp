@@ -26,6 +26,7 @@ double   TeraHeapH1Sizer::_last_gc_seconds = 0;
 TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_h2_seconds;
 TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_gc_io_seconds;
 double   TeraHeapH1Sizer::_io_at_h2_work = 0;
+uint     TeraHeapH1Sizer::_h2_work_gc = 0;
 double   TeraHeapH1Sizer::_last_io_seconds = 0;
 uint64_t TeraHeapH1Sizer::_last_major_faults = 0;
 size_t   TeraHeapH1Sizer::_h1_live = 0;
@@ -121,6 +122,21 @@ static uint64_t read_major_faults() {
   return faults;
 }
 
+// I/O wait since boot: pressure stall information, else major faults at the
+// cost of a read each. One source for the whole run: a failed read of the
+// pressure file counts as no wait since the last one.
+static double io_seconds_now(bool from_psi) {
+  static double last_psi = 0;
+  if (from_psi) {
+    double io;
+    if (read_io_stall_seconds(&io)) {
+      last_psi = io;
+    }
+    return last_psi;
+  }
+  return read_major_faults() * estimated_fault_seconds;
+}
+
 // The collectors' accumulated pause times, as GarbageCollectorMXBean reports
 // them; the GC running now is added at its end.
 static double gc_seconds() {
@@ -154,7 +170,7 @@ void TeraHeapH1Sizer::initialize() {
   assert(budget > 0, "checked by TeraHeapArguments");
   double io;
   _io_from_psi = read_io_stall_seconds(&io);
-  _last_io_seconds = _io_from_psi ? io : 0;
+  _last_io_seconds = io_seconds_now(_io_from_psi);
   _last_major_faults = read_major_faults();
   _last_time = os::elapsedTime();
   // The generations do not exist yet: all anonymous memory is the rest's.
@@ -178,6 +194,10 @@ void TeraHeapH1Sizer::GCSeconds::add(double seconds) {
   _total += seconds;
 }
 
+double TeraHeapH1Sizer::GCSeconds::in_current_gc() const {
+  return _gc == ParallelScavengeHeap::heap()->total_collections() ? _in_gc : 0;
+}
+
 double TeraHeapH1Sizer::GCSeconds::since_last_decision() {
   const double ended = _gc == ParallelScavengeHeap::heap()->total_collections() ? _total - _in_gc : _total;
   const double since = ended - _last;
@@ -189,23 +209,15 @@ void TeraHeapH1Sizer::add_h2_seconds(double seconds) {
   _h2_seconds.add(seconds);
 }
 
-// I/O wait since boot: pressure stall information, else major faults at the
-// cost of a read each.
-static double io_seconds_now(bool from_psi) {
-  double io = 0;
-  if (from_psi && read_io_stall_seconds(&io)) {
-    return io;
-  }
-  return read_major_faults() * estimated_fault_seconds;
-}
-
 void TeraHeapH1Sizer::h2_work_begins() {
   _io_at_h2_work = io_seconds_now(_io_from_psi);
+  _h2_work_gc = ParallelScavengeHeap::heap()->total_collections();
 }
 
 void TeraHeapH1Sizer::h2_work_ends(size_t h2_data) {
   _gc_io_seconds.add(MAX2(io_seconds_now(_io_from_psi) - _io_at_h2_work, 0.0));
   _h2_data = h2_data;
+  _lowered = false;   // this full GC compacts the old generation: no garbage is left to give back
 }
 
 void TeraHeapH1Sizer::decide_if_due() {
@@ -215,13 +227,11 @@ void TeraHeapH1Sizer::decide_if_due() {
   }
   const double gc = gc_seconds();
   const uint64_t faults = read_major_faults();
-  double io = 0;
-  if (_io_from_psi && read_io_stall_seconds(&io)) {
-    io -= _last_io_seconds;
-    _last_io_seconds += io;
-  } else {
-    io = (faults - _last_major_faults) * estimated_fault_seconds;
-  }
+  // The I/O wait of a full GC running now goes with its pause, which the
+  // collectors' timers count only at its end: into the next interval.
+  const double io_total = io_seconds_now(_io_from_psi) - _gc_io_seconds.in_current_gc();
+  const double io = MAX2(io_total - _last_io_seconds, 0.0);
+  _last_io_seconds = MAX2(io_total, _last_io_seconds);
   _other_memory = MAX2(_other_memory, other_memory_now());
 
   TeraHeapH1SizePolicy::Signals s;
@@ -247,7 +257,7 @@ void TeraHeapH1Sizer::decide_if_due() {
   const bool hold = d.action == TeraHeapH1SizePolicy::hold || small_fit;
   if (hold ? holds.is_enabled() : changes.is_enabled()) {
     LogStream ls(hold ? LogTargetHandle(holds) : LogTargetHandle(changes));
-    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (not counted: moves to H2 %.1f%%, I/O waits in GC %.1f%%), "
+    ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (not counted: the larger of moves to H2 %.1f%% and I/O waits in GC %.1f%%), "
                 "I/O wait %.1f%%, " UINT64_FORMAT " major faults in %.1fs; committed " SIZE_FORMAT "M, live "
                 SIZE_FORMAT "M, other memory " SIZE_FORMAT "M, H2 data " SIZE_FORMAT "M; floor " SIZE_FORMAT
                 "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
@@ -279,8 +289,8 @@ size_t TeraHeapH1Sizer::young_limit() {
 
 size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_used) {
   _h1_live = old_used;  // right after compaction: what the full GC found live
-  _lowered = false;     // the old generation now holds no garbage to give back
   decide_if_due();
+  _lowered = false;     // this full GC resizes the old generation to the target
   const size_t young = MIN2(ParallelScavengeHeap::young_gen()->virtual_space()->committed_size(), young_limit());
   const size_t target = _policy.target();
   const size_t old_room = target > young ? target - young : 0;
@@ -303,12 +313,15 @@ void TeraHeapH1Sizer::limit_generations(size_t* eden, size_t* survivor) {
   }
   TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor);
 
-  // The target went down, and the old generation holds more than its share:
-  // what the last full GC did not find live is garbage, or promoted since.
+  // After a minor GC: the target went down, and the old generation holds
+  // more than its share and more than the last full GC found live (what a
+  // full GC can give back is garbage, or promoted since).
   const size_t share = target > young ? target - young : 0;
-  const size_t excess = old->used_in_bytes() > share ? old->used_in_bytes() - share : 0;
+  const size_t keep = MAX2(share, _h1_live);
+  const size_t excess = old->used_in_bytes() > keep ? old->used_in_bytes() - keep : 0;
   const double now = os::elapsedTime();
-  if (_lowered && excess > _policy.budget() * full_gc_excess_fraction &&
+  const bool in_full_gc = _h2_work_gc == ParallelScavengeHeap::heap()->total_collections();
+  if (!in_full_gc && _lowered && excess > _policy.budget() * full_gc_excess_fraction &&
       now - _last_full_gc_asked >= full_gc_interval_seconds) {
     _full_gc_wanted = ParallelScavengeHeap::heap()->total_collections();
     _last_full_gc_asked = now;

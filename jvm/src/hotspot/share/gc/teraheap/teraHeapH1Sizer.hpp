@@ -39,12 +39,15 @@ class TeraHeapH1Sizer : AllStatic {
     void add(double seconds);
     // Since the last decision, in GCs that have ended.
     double since_last_decision();
+    // In the GC running now, if any.
+    double in_current_gc() const;
   };
   static GCSeconds _h2_seconds;      // TeraHeap's work in full GCs
   static GCSeconds _gc_io_seconds;   // I/O wait while full GCs read H2
   static double   _io_at_h2_work;    // I/O wait since boot when that began
+  static uint     _h2_work_gc;       // the number of the full GC that began it
   static double   _last_io_seconds;
-  static uint64_t _last_major_faults;
+  static uint64_t _last_major_faults; // for the log
   static size_t   _h1_live;          // after the last full GC
   static size_t   _other_memory;     // high-water mark
   static size_t   _h2_data;          // after the last full GC
