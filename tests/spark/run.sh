@@ -96,7 +96,7 @@ fi
 
 # Every workload at scale 1 in every configuration; then the results must agree.
 csv=$OUT/workloads.csv
-for w in ${SPARK_TEST_WORKLOADS:-pr cc sssp svdpp tc linr logr svm nb rl sql}; do
+for w in ${SPARK_TEST_WORKLOADS:-pr cc sssp svdpp tc linr logr svm nb rl sql phases}; do
   for c in sd g1 mo th; do
     log=$OUT/logs/$w-$c.log
     benchmarks/spark/bench.py run "$w" "$c" --scale 1 --heap 1g --h2 2g --mo-heap 2g --csv "$csv" \

@@ -23,9 +23,10 @@ import scala.Tuple2;
  * <ul>
  * <li>a scan: logistic-regression gradient steps over the cached points, which allocate little
  *     and read all of the cache in every step, so that they want the page cache to hold H2;</li>
- * <li>a build: a groupByKey over generated (key, value) pairs, not cached, whose reduce side
- *     holds every group in memory at once, a few hundred MB of small objects, so that it wants
- *     a large H1 (else Spark spills the groups to disk, or the collector runs back to back).</li>
+ * <li>a build: a groupByKey over generated (key, value) pairs, not cached (500,000 per scale
+ *     unit), each of whose reduce tasks holds all its groups in memory at once, about 64 bytes of
+ *     small objects per pair, so that it wants a large H1 (else Spark spills the groups to disk,
+ *     or the collector runs back to back).</li>
  * </ul>
  * A fixed split of DRAM suits one stage or the other. Checksum: the model's weights, plus a hash
  * of every group's sorted values mapped to [0, 1), so that one wrong value changes it.

@@ -26,23 +26,15 @@ double   TeraHeapH1Sizer::_last_gc_seconds = 0;
 TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_h2_seconds;
 TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_gc_io_seconds;
 double   TeraHeapH1Sizer::_io_at_h2_work = 0;
-uint     TeraHeapH1Sizer::_h2_work_gc = 0;
 double   TeraHeapH1Sizer::_last_io_seconds = 0;
 uint64_t TeraHeapH1Sizer::_last_major_faults = 0;
 size_t   TeraHeapH1Sizer::_h1_live = 0;
 size_t   TeraHeapH1Sizer::_other_memory = 0;
 size_t   TeraHeapH1Sizer::_h2_data = 0;
 bool     TeraHeapH1Sizer::_io_from_psi = false;
-bool     TeraHeapH1Sizer::_lowered = false;
-uint     TeraHeapH1Sizer::_full_gc_wanted = 0;
-double   TeraHeapH1Sizer::_last_full_gc_asked = 0;
 
 // Decisions need an interval long enough to average over a few GCs.
 static const double decision_interval_seconds = 1.0;
-// A full GC to give back the old generation's garbage: when it holds this
-// share of the budget above its share of the target, at most this often.
-static const double full_gc_excess_fraction = 0.05;
-static const double full_gc_interval_seconds = 10.0;
 // Without pressure stall information a major fault on H2 is taken to cost a
 // read from a fast SSD.
 static const double estimated_fault_seconds = 100e-6;
@@ -211,13 +203,11 @@ void TeraHeapH1Sizer::add_h2_seconds(double seconds) {
 
 void TeraHeapH1Sizer::h2_work_begins() {
   _io_at_h2_work = io_seconds_now(_io_from_psi);
-  _h2_work_gc = ParallelScavengeHeap::heap()->total_collections();
 }
 
 void TeraHeapH1Sizer::h2_work_ends(size_t h2_data) {
   _gc_io_seconds.add(MAX2(io_seconds_now(_io_from_psi) - _io_at_h2_work, 0.0));
   _h2_data = h2_data;
-  _lowered = false;   // this full GC compacts the old generation: no garbage is left to give back
 }
 
 void TeraHeapH1Sizer::decide_if_due() {
@@ -244,9 +234,6 @@ void TeraHeapH1Sizer::decide_if_due() {
   s.other_memory = _other_memory;
   s.h2_data = _h2_data;
   const TeraHeapH1SizePolicy::Decision d = _policy.decide(s);
-  if (d.to != d.from) {
-    _lowered = d.to < d.from;
-  }
 
   // Changes at info, holds at debug: a long job holds thousands of times. So
   // are fits by less than 1% of the budget: the JVM's other memory creeps up
@@ -290,7 +277,6 @@ size_t TeraHeapH1Sizer::young_limit() {
 size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_used) {
   _h1_live = old_used;  // right after compaction: what the full GC found live
   decide_if_due();
-  _lowered = false;     // this full GC resizes the old generation to the target
   const size_t young = MIN2(ParallelScavengeHeap::young_gen()->virtual_space()->committed_size(), young_limit());
   const size_t target = _policy.target();
   const size_t old_room = target > young ? target - young : 0;
@@ -312,25 +298,4 @@ void TeraHeapH1Sizer::limit_generations(size_t* eden, size_t* survivor) {
     old->resize(old_room - old->used_in_bytes());
   }
   TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor);
-
-  // After a minor GC: the target went down, and the old generation holds
-  // more than its share and more than the last full GC found live (what a
-  // full GC can give back is garbage, or promoted since).
-  const size_t share = target > young ? target - young : 0;
-  const size_t keep = MAX2(share, _h1_live);
-  const size_t excess = old->used_in_bytes() > keep ? old->used_in_bytes() - keep : 0;
-  const double now = os::elapsedTime();
-  const bool in_full_gc = _h2_work_gc == ParallelScavengeHeap::heap()->total_collections();
-  if (!in_full_gc && _lowered && excess > _policy.budget() * full_gc_excess_fraction &&
-      now - _last_full_gc_asked >= full_gc_interval_seconds) {
-    _full_gc_wanted = ParallelScavengeHeap::heap()->total_collections();
-    _last_full_gc_asked = now;
-    log_info(gc, teraheap, resize)("H1 above its target of " SIZE_FORMAT "M: the old generation holds " SIZE_FORMAT
-                                   "M above its share (live " SIZE_FORMAT "M at the last full GC); a full GC "
-                                   "gives the page cache the rest", target / M, excess / M, _h1_live / M);
-  }
-}
-
-bool TeraHeapH1Sizer::wants_full_gc() {
-  return _full_gc_wanted != 0 && _full_gc_wanted == ParallelScavengeHeap::heap()->total_collections();
 }

@@ -45,16 +45,12 @@ class TeraHeapH1Sizer : AllStatic {
   static GCSeconds _h2_seconds;      // TeraHeap's work in full GCs
   static GCSeconds _gc_io_seconds;   // I/O wait while full GCs read H2
   static double   _io_at_h2_work;    // I/O wait since boot when that began
-  static uint     _h2_work_gc;       // the number of the full GC that began it
   static double   _last_io_seconds;
   static uint64_t _last_major_faults; // for the log
   static size_t   _h1_live;          // after the last full GC
   static size_t   _other_memory;     // high-water mark
   static size_t   _h2_data;          // after the last full GC
   static bool     _io_from_psi;      // else estimated from major faults
-  static bool     _lowered;          // the target went down since the last full GC
-  static uint     _full_gc_wanted;   // by the GC of this number (0: none)
-  static double   _last_full_gc_asked;
 
   static void decide_if_due();
   static size_t young_limit();
@@ -84,12 +80,6 @@ public:
   // within its share of the target. Shrinks the old generation to its share
   // first.
   static void limit_generations(size_t* eden, size_t* survivor);
-  // After a minor GC: whether a full GC should follow, because the target
-  // went down and the old generation, which gives back pages only down to
-  // what it holds, holds that much more, garbage to the last full GC's count.
-  // A phase that scans H2 may run no full GC for minutes, its page cache
-  // short by what the phase before left in the old generation.
-  static bool wants_full_gc();
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPH1SIZER_HPP
