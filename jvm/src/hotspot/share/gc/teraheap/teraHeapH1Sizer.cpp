@@ -191,7 +191,7 @@ double TeraHeapH1Sizer::GCSeconds::in_current_gc() const {
 }
 
 double TeraHeapH1Sizer::GCSeconds::since_last_decision() {
-  const double ended = _gc == ParallelScavengeHeap::heap()->total_collections() ? _total - _in_gc : _total;
+  const double ended = _total - in_current_gc();
   const double since = ended - _last;
   _last = ended;
   return since;
