@@ -358,16 +358,15 @@ int main() {
     check(p.decide(s).action == Policy::hold, "decided on nothing");
   });
 
-  test("young generation: survivors sized for a larger one shrink with eden, not instead of it", [&] {
+  test("young generation: survivors sized for a larger one take at most half of it", [&] {
     // A young share of 185M; the collector asks for a 60M eden and 128M survivors, as it does
-    // while a cache is being built and nearly everything a minor GC copies survives. Taking
-    // eden alone down would leave it nothing, and minor GCs would run back to back.
+    // while a cache is being built and nearly everything a minor GC copies survives.
     const size_t young = 185 * M, space_align = 512 * 1024;
     size_t eden = 60 * M, survivor = 128 * M;
     Policy::fit_young(young, space_align, &eden, &survivor);
     check(eden + 2 * survivor <= young, "eden " + mb(eden) + " + 2 x survivor " + mb(survivor) + " exceeds " + mb(young));
-    const double share = 60.0 / (60 + 2 * 128);
-    check(eden + space_align >= (size_t)(young * share), "eden " + mb(eden) + " below its share of " + mb(young));
+    check(2 * survivor <= young / 2 && eden + 2 * survivor + space_align > young,
+          "survivors " + mb(survivor) + " over half, or eden " + mb(eden) + " not given the rest of " + mb(young));
     check(eden % space_align == 0 && survivor % space_align == 0, "unaligned");
     // What fits is left alone.
     size_t e2 = 40 * M, s2 = 20 * M;
@@ -377,6 +376,20 @@ int main() {
     size_t e3 = 60 * M, s3 = 128 * M;
     Policy::fit_young(space_align, space_align, &e3, &s3);
     check(e3 == space_align && s3 == space_align, "tiny share: " + std::to_string(e3) + ", " + std::to_string(s3));
+  });
+
+  test("young generation: eden squeezed once is not squeezed again at every minor GC", [&] {
+    // The collector asks each time for its current eden plus a fifth, and for survivors of
+    // 75M (what Naive Bayes's minor GCs copied while its cache was built), in a young share
+    // of 157M. Scaling eden and survivors by one factor took eden from 80M to 7M in 9 GCs.
+    const size_t young = 157 * M, space_align = 512 * 1024;
+    size_t eden = 80 * M;
+    for (int gc = 0; gc < 20; gc++) {
+      size_t wanted_eden = eden + eden / 5, survivor = 75 * M;
+      Policy::fit_young(young, space_align, &wanted_eden, &survivor);
+      eden = wanted_eden;
+      check(eden >= young / 2, "GC " + std::to_string(gc) + ": eden " + mb(eden) + " below half of " + mb(young));
+    }
   });
 
   std::printf("%d passed, %d failed\n", passed, failed);

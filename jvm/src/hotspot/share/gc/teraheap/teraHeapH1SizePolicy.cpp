@@ -165,19 +165,21 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
 
 void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor) {
   if (alignment == 0) alignment = 1;
-  const size_t wanted = *eden + 2 * *survivor;
-  if (wanted <= young) {
+  if (*eden + 2 * *survivor <= young) {
     return;
   }
-  const double factor = (double)young / wanted;
-  size_t s = (size_t)(*survivor * factor);
+  // Survivors take at most half, eden the rest. Eden must not be what gives
+  // way: the collector grows eden in steps of its current size, so an eden
+  // squeezed once stays small for dozens of minor GCs, each copying the
+  // same survivors again. What the survivors cannot hold is promoted.
+  size_t s = *survivor < young / 4 ? *survivor : young / 4;
   s -= s % alignment;
   if (s < alignment) s = alignment;
   size_t e = young > 2 * s ? young - 2 * s : 0;
   e -= e % alignment;
   if (e < alignment) e = alignment;
   *survivor = s;
-  if (*eden > e) *eden = e;
+  *eden = e;
 }
 
 const char* TeraHeapH1SizePolicy::action_name(Action action) {

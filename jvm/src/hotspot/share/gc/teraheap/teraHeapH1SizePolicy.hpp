@@ -154,11 +154,11 @@ public:
   Decision decide(const Signals& signals);
 
   // The collector asks for eden and survivor sizes; fits them into `young`
-  // bytes, in multiples of `alignment`. Survivors sized for a larger young
-  // generation (the collector grows them while most of what it copies
-  // survives, as when a cache is being built) would leave eden a sliver, and
-  // minor GCs would run back to back collecting nothing: both shrink by the
-  // same factor instead.
+  // bytes, in multiples of `alignment`. While most of what a minor GC copies
+  // survives (a cache being built), the collector asks for survivors sized
+  // for a young generation larger than `young`; they get at most half of it
+  // and eden the rest, so that minor GCs do not run back to back over a
+  // sliver of eden.
   static void fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor);
 
   static const char* action_name(Action action);
