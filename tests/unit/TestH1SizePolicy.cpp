@@ -358,15 +358,21 @@ int main() {
     check(p.decide(s).action == Policy::hold, "decided on nothing");
   });
 
-  test("young generation: survivors sized for a larger one take at most half of it", [&] {
+  test("young generation: survivors sized for a larger one take at most half of it, eden never grows", [&] {
     // A young share of 185M; the collector asks for a 60M eden and 128M survivors, as it does
     // while a cache is being built and nearly everything a minor GC copies survives.
     const size_t young = 185 * M, space_align = 512 * 1024;
     size_t eden = 60 * M, survivor = 128 * M;
     Policy::fit_young(young, space_align, &eden, &survivor);
     check(eden + 2 * survivor <= young, "eden " + mb(eden) + " + 2 x survivor " + mb(survivor) + " exceeds " + mb(young));
-    check(2 * survivor <= young / 2 && eden + 2 * survivor + space_align > young,
-          "survivors " + mb(survivor) + " over half, or eden " + mb(eden) + " not given the rest of " + mb(young));
+    check(2 * survivor <= young / 2 && survivor + space_align > young / 4,
+          "survivors " + mb(survivor) + " not a quarter of " + mb(young) + " each");
+    check(eden == 60 * M, "eden " + mb(eden) + " changed, though it fits beside the survivors");
+    // An eden that does not fit either gets the rest.
+    size_t e1 = 150 * M, s1 = 128 * M;
+    Policy::fit_young(young, space_align, &e1, &s1);
+    check(e1 + 2 * s1 <= young && e1 + 2 * s1 + 2 * space_align > young && e1 >= young / 2,
+          "eden " + mb(e1) + " not the rest of " + mb(young) + " beside survivors of " + mb(s1));
     check(eden % space_align == 0 && survivor % space_align == 0, "unaligned");
     // What fits is left alone.
     size_t e2 = 40 * M, s2 = 20 * M;

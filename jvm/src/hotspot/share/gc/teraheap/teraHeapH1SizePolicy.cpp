@@ -168,9 +168,9 @@ void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* ede
   if (*eden + 2 * *survivor <= young) {
     return;
   }
-  // Survivors take at most half, eden the rest. Eden must not be what gives
-  // way: the collector grows eden in steps of its current size, so an eden
-  // squeezed once stays small for dozens of minor GCs, each copying the
+  // Survivors take at most half, eden up to the rest. Eden must not be what
+  // gives way: the collector grows eden in steps of its current size, so an
+  // eden squeezed once stays small for dozens of minor GCs, each copying the
   // same survivors again. What the survivors cannot hold is promoted.
   size_t s = *survivor < young / 4 ? *survivor : young / 4;
   s -= s % alignment;
@@ -179,7 +179,7 @@ void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* ede
   e -= e % alignment;
   if (e < alignment) e = alignment;
   *survivor = s;
-  *eden = e;
+  if (*eden > e) *eden = e;
 }
 
 const char* TeraHeapH1SizePolicy::action_name(Action action) {

@@ -157,8 +157,8 @@ public:
   // bytes, in multiples of `alignment`. While most of what a minor GC copies
   // survives (a cache being built), the collector asks for survivors sized
   // for a young generation larger than `young`; they get at most half of it
-  // and eden the rest, so that minor GCs do not run back to back over a
-  // sliver of eden.
+  // and eden what it asked for up to the rest, so that minor GCs do not run
+  // back to back over a sliver of eden. Neither ever grows.
   static void fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor);
 
   static const char* action_name(Action action);
