@@ -15,7 +15,7 @@
 
 Every configuration runs the same Spark workload (benchmarks/spark) under the same cap, with
 H2 the same size (4 GB) on the local disk. table and plot read the recorded run
-(results/dram-split-h2-room.csv) unless given another CSV.
+(results/dram-split-fit-young-v1.csv) unless given another CSV.
 """
 
 import argparse
@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE.parent))
 from benchlib import die, mb, size_bytes  # noqa: E402
 
 SPARK_BENCH = REPO / "benchmarks" / "spark" / "bench.py"
-RECORDED_CSV = HERE / "results" / "dram-split-h2-room.csv"   # the README's table
+RECORDED_CSV = HERE / "results" / "dram-split-fit-young-v1.csv"   # the README's table
 RUN_CSV = REPO / "build" / "bench" / "dram-split.csv"
 
 
