@@ -151,6 +151,73 @@ int main() {
     check(d.to == p.ceiling(other), "past the memory-safe ceiling: " + mb(d.to));
   });
 
+  // Past half the budget: 2500M of H2 data under 4096M, 300M outside H1, 204M of slack leave the
+  // page cache room for all of it with H1 at 1090M or less.
+  const size_t big_h2 = 2500 * M;
+  const size_t whole = (budget - other - big_h2 - (size_t)(budget * Policy::h2_slack_fraction)) / align * align;
+  auto with_h2 = [&](double gc_share, double io_share, size_t live) {
+    Policy::Signals s = window(gc_share, io_share, live, other);
+    s.h2_data = big_h2;
+    return s;
+  };
+
+  test("H2's data past half the budget: a shrink stops where the page cache holds it whole, then waits", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    check(p.whole_h2_level(other, big_h2) == whole, "level " + mb(p.whole_h2_level(other, big_h2)) + ", expected " + mb(whole));
+    check(p.whole_h2_level(other, 0) == 0 && p.whole_h2_level(other, budget) == 0, "a level for no H2 data, or too much");
+    for (int i = 0; i < 10; i++) p.decide(with_h2(0.5, 0.0, 100 * M));
+    check(p.target() == p.ceiling(other), "no room kept for H2 past half the budget: " + mb(p.target()));
+    Policy::Decision d;
+    do {
+      d = p.decide(with_h2(0.01, 0.30, 100 * M));
+      check(d.action == Policy::shrink, std::string("I/O wait: ") + Policy::action_name(d.action));
+    } while (d.to > whole && d.action == Policy::shrink);
+    check(d.to == whole && d.at_whole && d.from - whole < big_step, "shrank " + mb(d.from) + " -> " + mb(d.to) +
+          ", expected a step that stops at " + mb(whole));
+    check(d.held_level == whole && d.held_seconds == Policy::hold_off_seconds, "shrinks below the level not held off");
+    // The wait goes on while the evicted pages are read again: no shrink below the level yet ...
+    const int held_windows = (int)(Policy::hold_off_seconds / 2) - 1;   // windows are 2 s
+    for (int i = 0; i < held_windows; i++) {
+      d = p.decide(with_h2(0.01, 0.30, 100 * M));
+      check(d.action == Policy::hold && d.to == whole && d.shrink_held, "below the level in window " + std::to_string(i) +
+            ": " + Policy::action_name(d.action) + " to " + mb(d.to));
+    }
+    // ... but a wait that outlasts the hold is not H2's, and shrinks go on to the floor.
+    d = p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(d.action == Policy::shrink && d.to < whole, std::string("after the hold: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    for (int i = 0; i < 10; i++) d = p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(d.to == 150 * M, "ended at " + mb(d.to) + ", expected the floor");
+    // A level below the floor is none.
+    d = p.decide(with_h2(0.01, 0.30, 800 * M));
+    check(d.whole_level == 0 && d.to == 1200 * M, "level " + mb(d.whole_level) + " below the floor 1200M; at " + mb(d.to));
+  });
+
+  test("a grow past that level needs more GC time than the I/O wait the shrink onto it saved", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(with_h2(0.5, 0.0, 100 * M));
+    Policy::Decision d;
+    for (int i = 0; i < 5 && p.target() > whole; i++) p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(p.target() == whole, "not at the level: " + mb(p.target()));
+    d = p.decide(with_h2(0.15, 0.0, 100 * M));   // 15% GC against the 30% I/O wait
+    check(d.action == Policy::hold && d.at_whole && d.to == whole,
+          std::string("grew past on less GC time: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    d = p.decide(with_h2(0.40, 0.0, 100 * M));
+    check(d.action == Policy::grow && d.to > whole && !d.at_whole, "40% GC did not grow past the level: " + mb(d.to));
+    // Below the level, a grow up to it is free.
+    for (int i = 0; i < 20; i++) p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(p.target() < whole, "not below the level: " + mb(p.target()));
+    for (int i = 0; i < 5; i++) d = p.decide(with_h2(0.15, 0.0, 100 * M));
+    check(d.to == whole, "grew to " + mb(d.to) + ", expected to stop at " + mb(whole));
+    // A policy that never stopped at the level grows past it on any GC loss that dominates.
+    Policy q;
+    q.initialize(budget, h1_min, h1_max, align, other);
+    check(q.target() < whole, "starts above the level");
+    d = q.decide(with_h2(0.15, 0.0, 100 * M));
+    check(d.action == Policy::grow && d.to > whole, "held at a level no shrink stopped at: " + mb(d.to));
+  });
+
   test("I/O wait that dominates shrinks H1 step by step down to 1.5x the live data", [&] {
     Policy p;
     p.initialize(budget, h1_min, h1_max, align, other);

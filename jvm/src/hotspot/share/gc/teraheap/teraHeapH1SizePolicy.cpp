@@ -57,6 +57,15 @@ size_t TeraHeapH1SizePolicy::ceiling(size_t other_memory, size_t h2_data) const 
   return room;
 }
 
+size_t TeraHeapH1SizePolicy::whole_h2_level(size_t other_memory, size_t h2_data) const {
+  const size_t taken = other_memory + h2_data + (size_t)(_budget * h2_slack_fraction);
+  if (h2_data == 0 || taken >= _budget) {
+    return 0;
+  }
+  const size_t level = align(_budget - taken);
+  return level > _h1_max ? _h1_max : level;
+}
+
 size_t TeraHeapH1SizePolicy::floor(size_t h1_live) const {
   const double wanted = h1_live * live_headroom;
   size_t bytes = wanted >= (double)_h1_max ? _h1_max : (size_t)wanted;
@@ -138,16 +147,29 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   d.gc_share = s.seconds > 0 ? h1_gc_seconds / s.seconds : 0;
   d.io_share = s.seconds > 0 ? s.io_stall_seconds / s.seconds : 0;
 
+  // Only a level above the floor is one H1 can stop at.
+  d.whole_level = whole_h2_level(s.other_memory, s.h2_data);
+  d.whole_level = d.whole_level >= d.floor ? d.whole_level : 0;
+  d.at_whole = false;
+
   size_t to = _target;
   d.action = hold;
   d.shrink_held = false;
   if (d.gc_share >= significant_share && d.gc_share >= d.io_share * dominance) {
     d.action = grow;
     to = _target + step(d.gc_share);
+    if (d.whole_level > 0 && _target <= d.whole_level && to > d.whole_level && d.gc_share < _io_at_whole) {
+      to = d.whole_level;
+      d.at_whole = true;
+    }
   } else if (d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
     d.action = shrink;
     const size_t down = step(d.io_share);
-    const size_t wanted = _target > down ? _target - down : 0;
+    size_t wanted = _target > down ? _target - down : 0;
+    if (d.whole_level > 0 && _target > d.whole_level && wanted < d.whole_level) {
+      wanted = d.whole_level;
+      d.at_whole = true;
+    }
     to = held_shrink(wanted);
     d.shrink_held = to != wanted;
   }
@@ -158,6 +180,17 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   if (to > _target && d.action != grow)   d.action = raise;
   if (to < _target && d.action != shrink) d.action = fit;
   if (to == _target)                      d.action = hold;
+  d.at_whole = d.at_whole && to == d.whole_level;
+  if (d.at_whole && d.action == shrink) {
+    // The wait may not end at once: the collector hands H1's pages back at
+    // its next GC, and H2's evicted pages are read once more. Shrinks below
+    // the level wait for a hold to end, as after an undone shrink.
+    _io_at_whole = d.io_share;
+    if (_hold_left <= 0 || _hold_level <= d.whole_level) {
+      _hold_level = d.whole_level;
+      _hold_left = _hold_left > hold_off_seconds ? _hold_left : hold_off_seconds;
+    }
+  }
   d.to = _target = to;
   note_decision(&d);
   return d;

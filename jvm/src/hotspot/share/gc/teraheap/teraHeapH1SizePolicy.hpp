@@ -33,6 +33,19 @@
 // Time a GC pause spends waiting for I/O counts as I/O wait, not as GC time:
 // a larger H1 would make that wait longer, not shorter.
 //
+// Past half the budget, H2's data gets no room up front, but the level of H1
+// at which the page cache would hold it whole is a stop in both directions.
+// A shrink stops there, and shrinks below it are held off for a while: below
+// it, no I/O wait is H2's pages read again, once the pages evicted before are
+// back. And once a shrink has stopped there, a grow goes past it only on more
+// GC time than the I/O wait that shrink set out to save. A program that scans
+// H2 in a loop reads all of it each time unless all of it fits, so the I/O
+// wait does not fall step by step as H1 shrinks; it falls at that level, and
+// comes back if H1 grows past it. (SVM: 822 MB in H2 under a 1280 MB cap, live
+// data 30 MB; shrinks took H1 from 1017 MB past the level, 170 MB, to 54 MB,
+// where GC took 66% of the time, and the grows that followed brought the
+// reads back.)
+//
 // A shrink can also fail to pay: when H2's data is larger than any page cache
 // the budget allows, or the I/O wait is not H2's at all (another process, the
 // writeback of a move), a smaller H1 saves little I/O wait and costs GC time,
@@ -79,6 +92,8 @@ public:
     bool shrink_held;       // the I/O wait asked for a shrink the hold stopped (in part)
     size_t held_level;      // no shrink goes below this ...
     double held_seconds;    // ... for this much longer (0: shrinks are free)
+    size_t whole_level;     // H1 at or below this leaves H2's data the page cache whole (0: none)
+    bool at_whole;          // a shrink stopped at whole_level, or a grow did
   };
 
   // A loss counts once it takes this share of the interval ...
@@ -124,6 +139,9 @@ private:
   size_t _hold_level;
   double _hold_left;
   double _next_hold;
+  // The I/O wait that the last shrink onto the whole-H2 level set out to
+  // save (0: no shrink stopped there yet): what a grow past it must beat.
+  double _io_at_whole;
 
   void note_time(double seconds);
   size_t held_shrink(size_t to) const;
@@ -136,7 +154,7 @@ public:
   TeraHeapH1SizePolicy() : _budget(0), _h1_min(0), _h1_max(0), _alignment(1), _target(0),
                            _shrink_pending(false), _since_shrink(0), _io_at_shrink(0),
                            _from_at_shrink(0), _hold_level(0), _hold_left(0),
-                           _next_hold(hold_off_seconds) {}
+                           _next_hold(hold_off_seconds), _io_at_whole(0) {}
 
   // budget: DRAM for H1 and H2's page cache together. H1 stays within
   // [h1_min, h1_max] (the -Xms and -Xmx of the generations); sizes are
@@ -150,6 +168,9 @@ public:
   // memory and, when it fits, H2's data (h2_data 0: the memory-safe ceiling).
   size_t ceiling(size_t other_memory, size_t h2_data = 0) const;
   size_t floor(size_t h1_live) const;
+  // The largest H1 that leaves the page cache room for all of H2's data, with
+  // the slack besides; 0 if none does (or H2 holds nothing).
+  size_t whole_h2_level(size_t other_memory, size_t h2_data) const;
 
   Decision decide(const Signals& signals);
 

@@ -259,6 +259,13 @@ void TeraHeapH1Sizer::decide_if_due() {
     } else if (d.shrink_held) {
       ls.print_cr("Shrinks held off: none below " SIZE_FORMAT "M for %.0fs more", d.held_level / M, d.held_seconds);
     }
+    if (d.at_whole) {
+      ls.print_cr("%s at " SIZE_FORMAT "M, where the page cache holds H2's data whole%s",
+                  d.action == TeraHeapH1SizePolicy::shrink ? "Shrink stopped" : "Grow stopped",
+                  d.whole_level / M,
+                  d.action == TeraHeapH1SizePolicy::shrink ? ": no I/O wait below it is H2's pages read again"
+                                                           : ": GC time below the I/O wait seen above it");
+    }
   }
   _last_time = now;
   _last_gc_seconds = gc;
