@@ -8,14 +8,14 @@
       (workload, configuration) pair runs once, in a shuffled order. Rows are bench.py's own
       rows with the share in front (0 for the dynamic run); by default the ten workloads, H1 at
       40/50/70/90% of 1280 MB, 3 repeats, into build/bench/dram-split.csv
-  sweep.py table [F]    per workload: the median time of each static share and of the dynamic
+  sweep.py table [F ...] per workload: the median time of each static share and of the dynamic
                         run, and the dynamic run against the best and worst static share
-  sweep.py plot [F]     time against H1's share of the cap, the dynamic run as a line
+  sweep.py plot [F ...]  time against H1's share of the cap, the dynamic run as a line
                         (build/bench/dram-split.png)
 
 Every configuration runs the same Spark workload (benchmarks/spark) under the same cap, with
-H2 the same size (4 GB) on the local disk. table and plot read the recorded run
-(results/dram-split-fit-young-v1.csv) unless given another CSV.
+H2 the same size (4 GB) on the local disk. table and plot read the recorded runs (RECORDED_CSVS
+below: each (workload, share) from the last file that has it) unless given other CSVs.
 """
 
 import argparse
@@ -33,7 +33,8 @@ sys.path.insert(0, str(HERE.parent))
 from benchlib import die, mb, size_bytes  # noqa: E402
 
 SPARK_BENCH = REPO / "benchmarks" / "spark" / "bench.py"
-RECORDED_CSV = HERE / "results" / "dram-split-fit-young-v1.csv"   # the README's table
+# The README's table: each cell from the last of these that has it.
+RECORDED_CSVS = [HERE / "results" / f"dram-split-{name}.csv" for name in ("fit-young-v1", "fit-young")]
 RUN_CSV = REPO / "build" / "bench" / "dram-split.csv"
 
 
@@ -65,10 +66,19 @@ def run(args):
                 print(f"[sweep]   {row['status']} {row['wall_s']} s", flush=True)
 
 
-def medians(csv_file):
-    """{workload: {share: (median seconds, runs ok, runs, statuses of the failed runs)}}."""
+def medians(csv_files):
+    """{workload: {share: (median seconds, runs ok, runs, statuses of the failed runs)}}. A
+    (workload, share) cell in several files is taken from the last one that has it: a later
+    sweep reran it (after a change that only some workloads take part in, or the dynamic runs
+    alone)."""
+    cells = {}
+    for csv_file in csv_files:
+        in_file = {}
+        for row in csv.DictReader(open(csv_file)):
+            in_file.setdefault((row["workload"], row["share"]), []).append(row)
+        cells.update(in_file)
     table = {}
-    for row in csv.DictReader(open(csv_file)):
+    for row in (r for rows in cells.values() for r in rows):
         cell = table.setdefault(row["workload"], {}).setdefault(int(row["share"]), [[], 0, set()])
         cell[1] += 1
         if row["status"] == "ok":
@@ -142,7 +152,7 @@ def main():
     r.add_argument("--csv", default=str(RUN_CSV))
     for name in ("table", "plot"):
         s = sub.add_parser(name)
-        s.add_argument("csv", nargs="?", default=str(RECORDED_CSV))
+        s.add_argument("csv", nargs="*", default=[str(p) for p in RECORDED_CSVS])
     args = p.parse_args()
     if args.cmd == "run":
         if any(s <= 0 or s >= 100 for s in args.shares):

@@ -175,7 +175,7 @@ int main() {
     } while (d.to > whole && d.action == Policy::shrink);
     check(d.to == whole && d.at_whole && d.from - whole < big_step, "shrank " + mb(d.from) + " -> " + mb(d.to) +
           ", expected a step that stops at " + mb(whole));
-    check(d.held_level == whole && d.held_seconds == Policy::hold_off_seconds, "shrinks below the level not held off");
+    check(d.whole_hold_seconds == Policy::hold_off_seconds, "shrinks below the level not held off");
     // The wait goes on while the evicted pages are read again: no shrink below the level yet ...
     const int held_windows = (int)(Policy::hold_off_seconds / 2) - 1;   // windows are 2 s
     for (int i = 0; i < held_windows; i++) {
@@ -183,6 +183,16 @@ int main() {
       check(d.action == Policy::hold && d.to == whole && d.shrink_held, "below the level in window " + std::to_string(i) +
             ": " + Policy::action_name(d.action) + " to " + mb(d.to));
     }
+    // The JVM's other memory grows by 40M: the level falls, and H1 follows it, as it does when
+    // it rises again.
+    Policy::Signals more = with_h2(0.01, 0.01, 100 * M);
+    more.other_memory = other + 40 * M;
+    d = p.decide(more);
+    check(d.action == Policy::fit && d.at_whole && d.to == whole - 40 * M, std::string("level fell 40M: ") +
+          Policy::action_name(d.action) + " to " + mb(d.to));
+    d = p.decide(with_h2(0.01, 0.01, 100 * M));
+    check(d.action == Policy::raise && d.at_whole && d.to == whole, std::string("level rose 40M: ") +
+          Policy::action_name(d.action) + " to " + mb(d.to));
     // ... but a wait that outlasts the hold is not H2's, and shrinks go on to the floor.
     d = p.decide(with_h2(0.01, 0.30, 100 * M));
     check(d.action == Policy::shrink && d.to < whole, std::string("after the hold: ") + Policy::action_name(d.action) + " to " + mb(d.to));
@@ -203,8 +213,15 @@ int main() {
     d = p.decide(with_h2(0.15, 0.0, 100 * M));   // 15% GC against the 30% I/O wait
     check(d.action == Policy::hold && d.at_whole && d.to == whole,
           std::string("grew past on less GC time: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    // The level falls (other memory grows 40M) and GC time comes: H1 stays at the level.
+    Policy::Signals more = with_h2(0.15, 0.0, 100 * M);
+    more.other_memory = other + 40 * M;
+    d = p.decide(more);
+    check(d.at_whole && d.to == whole - 40 * M, "grew from above a level that fell: " + mb(d.to));
     d = p.decide(with_h2(0.40, 0.0, 100 * M));
     check(d.action == Policy::grow && d.to > whole && !d.at_whole, "40% GC did not grow past the level: " + mb(d.to));
+    d = p.decide(with_h2(0.01, 0.01, 100 * M));
+    check(d.action == Policy::hold && !d.at_whole, "went back to the level without a shrink: " + mb(d.to));
     // Below the level, a grow up to it is free.
     for (int i = 0; i < 20; i++) p.decide(with_h2(0.01, 0.30, 100 * M));
     check(p.target() < whole, "not below the level: " + mb(p.target()));

@@ -86,6 +86,7 @@ size_t TeraHeapH1SizePolicy::step(double share) const {
 
 void TeraHeapH1SizePolicy::note_time(double seconds) {
   _since_shrink += seconds;
+  _whole_hold_left = _whole_hold_left > seconds ? _whole_hold_left - seconds : 0;
   _hold_left = _hold_left > seconds ? _hold_left - seconds : 0;
   if (_shrink_pending && _since_shrink > undo_window_seconds) {
     // The last shrink stood: the next one that fails starts a short hold again.
@@ -150,28 +151,40 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   // Only a level above the floor is one H1 can stop at.
   d.whole_level = whole_h2_level(s.other_memory, s.h2_data);
   d.whole_level = d.whole_level >= d.floor ? d.whole_level : 0;
-  d.at_whole = false;
+  if (d.whole_level == 0) {
+    _at_whole = false;
+  }
 
   size_t to = _target;
   d.action = hold;
   d.shrink_held = false;
+  bool to_level = false;   // the signals leave H1 at the level
+  bool enters = false;     // a shrink stops there
   if (d.gc_share >= significant_share && d.gc_share >= d.io_share * dominance) {
     d.action = grow;
     to = _target + step(d.gc_share);
-    if (d.whole_level > 0 && _target <= d.whole_level && to > d.whole_level && d.gc_share < _io_at_whole) {
-      to = d.whole_level;
-      d.at_whole = true;
-    }
+    // Past the level only on more GC time than the I/O wait that brings back.
+    to_level = d.whole_level > 0 && (_at_whole || _target <= d.whole_level) && to > d.whole_level &&
+               d.gc_share < _io_at_whole;
   } else if (d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
     d.action = shrink;
     const size_t down = step(d.io_share);
-    size_t wanted = _target > down ? _target - down : 0;
-    if (d.whole_level > 0 && _target > d.whole_level && wanted < d.whole_level) {
-      wanted = d.whole_level;
-      d.at_whole = true;
+    const size_t wanted = _target > down ? _target - down : 0;
+    if (_at_whole && _whole_hold_left > 0) {
+      to_level = true;   // H2's evicted pages are still being read back
+      d.shrink_held = true;
+    } else if (!_at_whole && d.whole_level > 0 && _target > d.whole_level && wanted < d.whole_level) {
+      to_level = enters = true;
+    } else {
+      to = held_shrink(wanted);
+      d.shrink_held = to != wanted;
     }
-    to = held_shrink(wanted);
-    d.shrink_held = to != wanted;
+  } else {
+    // The level moves with the JVM's other memory and H2's data: H1 follows it.
+    to_level = _at_whole;
+  }
+  if (to_level) {
+    to = d.whole_level < _target ? held_shrink(d.whole_level) : d.whole_level;
   }
 
   to = to > d.ceiling ? d.ceiling : to;
@@ -180,17 +193,15 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   if (to > _target && d.action != grow)   d.action = raise;
   if (to < _target && d.action != shrink) d.action = fit;
   if (to == _target)                      d.action = hold;
-  d.at_whole = d.at_whole && to == d.whole_level;
-  if (d.at_whole && d.action == shrink) {
+  _at_whole = to_level && to == d.whole_level;
+  if (enters && _at_whole) {
     // The wait may not end at once: the collector hands H1's pages back at
-    // its next GC, and H2's evicted pages are read once more. Shrinks below
-    // the level wait for a hold to end, as after an undone shrink.
+    // its next GC, and H2's evicted pages are read once more.
     _io_at_whole = d.io_share;
-    if (_hold_left <= 0 || _hold_level <= d.whole_level) {
-      _hold_level = d.whole_level;
-      _hold_left = _hold_left > hold_off_seconds ? _hold_left : hold_off_seconds;
-    }
+    _whole_hold_left = hold_off_seconds;
   }
+  d.at_whole = _at_whole;
+  d.whole_hold_seconds = _at_whole ? _whole_hold_left : 0;
   d.to = _target = to;
   note_decision(&d);
   return d;

@@ -37,8 +37,10 @@
 // at which the page cache would hold it whole is a stop in both directions.
 // A shrink stops there, and shrinks below it are held off for a while: below
 // it, no I/O wait is H2's pages read again, once the pages evicted before are
-// back. And once a shrink has stopped there, a grow goes past it only on more
-// GC time than the I/O wait that shrink set out to save. A program that scans
+// back. Once a shrink has stopped there, a grow goes past it only on more GC
+// time than the I/O wait that shrink set out to save, and until one does (or
+// a shrink goes below), H1 follows the level as the JVM's other memory and
+// H2's data move it. A program that scans
 // H2 in a loop reads all of it each time unless all of it fits, so the I/O
 // wait does not fall step by step as H1 shrinks; it falls at that level, and
 // comes back if H1 grows past it. (SVM: 822 MB in H2 under a 1280 MB cap, live
@@ -93,7 +95,9 @@ public:
     size_t held_level;      // no shrink goes below this ...
     double held_seconds;    // ... for this much longer (0: shrinks are free)
     size_t whole_level;     // H1 at or below this leaves H2's data the page cache whole (0: none)
-    bool at_whole;          // a shrink stopped at whole_level, or a grow did
+    bool at_whole;          // the target stays at whole_level: a shrink stopped there, a grow
+                            // did not beat the I/O wait above it, or it follows the level
+    double whole_hold_seconds;  // shrinks below whole_level held off this much longer
   };
 
   // A loss counts once it takes this share of the interval ...
@@ -141,7 +145,11 @@ private:
   double _next_hold;
   // The I/O wait that the last shrink onto the whole-H2 level set out to
   // save (0: no shrink stopped there yet): what a grow past it must beat.
+  // While H1 stays there, it follows the level, and shrinks below it are
+  // held off for _whole_hold_left more seconds.
   double _io_at_whole;
+  bool   _at_whole;
+  double _whole_hold_left;
 
   void note_time(double seconds);
   size_t held_shrink(size_t to) const;
@@ -154,7 +162,8 @@ public:
   TeraHeapH1SizePolicy() : _budget(0), _h1_min(0), _h1_max(0), _alignment(1), _target(0),
                            _shrink_pending(false), _since_shrink(0), _io_at_shrink(0),
                            _from_at_shrink(0), _hold_level(0), _hold_left(0),
-                           _next_hold(hold_off_seconds), _io_at_whole(0) {}
+                           _next_hold(hold_off_seconds), _io_at_whole(0),
+                           _at_whole(false), _whole_hold_left(0) {}
 
   // budget: DRAM for H1 and H2's page cache together. H1 stays within
   // [h1_min, h1_max] (the -Xms and -Xmx of the generations); sizes are

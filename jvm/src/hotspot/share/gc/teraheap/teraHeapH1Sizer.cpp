@@ -260,11 +260,20 @@ void TeraHeapH1Sizer::decide_if_due() {
       ls.print_cr("Shrinks held off: none below " SIZE_FORMAT "M for %.0fs more", d.held_level / M, d.held_seconds);
     }
     if (d.at_whole) {
-      ls.print_cr("%s at " SIZE_FORMAT "M, where the page cache holds H2's data whole%s",
-                  d.action == TeraHeapH1SizePolicy::shrink ? "Shrink stopped" : "Grow stopped",
-                  d.whole_level / M,
-                  d.action == TeraHeapH1SizePolicy::shrink ? ": no I/O wait below it is H2's pages read again"
-                                                           : ": GC time below the I/O wait seen above it");
+      switch (d.action) {
+        case TeraHeapH1SizePolicy::shrink:
+          ls.print_cr("Shrink stopped at " SIZE_FORMAT "M, where the page cache holds H2's data whole; none below "
+                      "it for %.0fs", d.whole_level / M, d.whole_hold_seconds);
+          break;
+        case TeraHeapH1SizePolicy::grow:
+          ls.print_cr("Grow stopped at " SIZE_FORMAT "M, where the page cache holds H2's data whole: GC time "
+                      "below the I/O wait above it", d.whole_level / M);
+          break;
+        case TeraHeapH1SizePolicy::hold:
+          break;
+        default:
+          ls.print_cr("H1 follows the level where the page cache holds H2's data whole");
+      }
     }
   }
   _last_time = now;
