@@ -442,6 +442,20 @@ int main() {
     check(p.decide(s).action == Policy::hold, "decided on nothing");
   });
 
+  test("young generation: its usual share, less what the old one needs above the live data", [&] {
+    const double share = 1.0 / 3;
+    check(Policy::young_part(600 * M, share, 30 * M, align) == 200 * M,
+          "little live data: " + mb(Policy::young_part(600 * M, share, 30 * M, align)) + ", expected the share 200M");
+    // Triangle Count: 352M live in a 654M target. The old generation gets 1.5x the live data.
+    const size_t tc = Policy::young_part(654 * M, share, 352 * M, align);
+    check(tc == 126 * M, "352M live in 654M: young " + mb(tc) + ", expected 126M");
+    check(654 * M - tc >= (size_t)(352 * M * Policy::live_headroom), "old generation below 1.5x live");
+    // Live data above the target: a quarter of the share is left to eden and survivors.
+    const size_t least = Policy::young_part(400 * M, share, 300 * M, align);
+    check(least == 32 * M, "300M live in 400M: young " + mb(least) + ", expected a quarter of 133M, aligned: 32M");
+    for (size_t t : {tc, least}) check(t % align == 0, "unaligned " + std::to_string(t));
+  });
+
   test("young generation: survivors sized for a larger one take at most half of it, eden never grows", [&] {
     // A young share of 185M; the collector asks for a 60M eden and 128M survivors, as it does
     // while a cache is being built and nearly everything a minor GC copies survives.

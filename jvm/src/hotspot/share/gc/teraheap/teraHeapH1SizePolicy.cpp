@@ -207,6 +207,16 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   return d;
 }
 
+size_t TeraHeapH1SizePolicy::young_part(size_t target, double share, size_t h1_live, size_t alignment) {
+  if (alignment == 0) alignment = 1;
+  const size_t usual = (size_t)(target * share);
+  const double old_need = h1_live * live_headroom;
+  size_t part = old_need < (double)target ? target - (size_t)old_need : 0;
+  part = part < usual ? part : usual;
+  part = part > usual / 4 ? part : usual / 4;
+  return part - part % alignment;
+}
+
 void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor) {
   if (alignment == 0) alignment = 1;
   if (*eden + 2 * *survivor <= young) {

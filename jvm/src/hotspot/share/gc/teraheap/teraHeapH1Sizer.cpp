@@ -281,12 +281,13 @@ void TeraHeapH1Sizer::decide_if_due() {
   _last_major_faults = faults;
 }
 
-// The young generation's share of the target: its share of the heap's maximum.
+// The young generation's part of the target: its share of the heap's maximum,
+// less what the old generation needs above the live data.
 size_t TeraHeapH1Sizer::young_limit() {
   PSYoungGen* young = ParallelScavengeHeap::young_gen();
   PSOldGen* old = ParallelScavengeHeap::old_gen();
   const double share = (double)young->max_gen_size() / (young->max_gen_size() + old->max_gen_size());
-  const size_t limit = align_down((size_t)(_policy.target() * share), GenAlignment);
+  const size_t limit = TeraHeapH1SizePolicy::young_part(_policy.target(), share, _h1_live, GenAlignment);
   return MAX2(limit, young->min_gen_size());
 }
 
