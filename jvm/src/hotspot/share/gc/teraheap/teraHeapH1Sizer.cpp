@@ -257,7 +257,9 @@ void TeraHeapH1Sizer::decide_if_due() {
       ls.print_cr("Shrink undone: it cost more GC time than the I/O wait it set out to save; no shrink below "
                   SIZE_FORMAT "M for %.0fs", d.held_level / M, d.held_seconds);
     } else if (d.shrink_held) {
-      ls.print_cr("Shrinks held off: none below " SIZE_FORMAT "M for %.0fs more", d.held_level / M, d.held_seconds);
+      // Held at the whole-H2 level, or by an undone shrink.
+      ls.print_cr("Shrinks held off: none below " SIZE_FORMAT "M for %.0fs more",
+                  (d.at_whole ? d.whole_level : d.held_level) / M, d.at_whole ? d.whole_hold_seconds : d.held_seconds);
     }
     if (d.at_whole) {
       switch (d.action) {
