@@ -236,6 +236,67 @@ int main() {
     check(d.action == Policy::grow && d.to > whole, "held at a level no shrink stopped at: " + mb(d.to));
   });
 
+  test("a shrink onto that level is not undone, and one held off is called held", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(with_h2(0.5, 0.0, 100 * M));
+    Policy::Decision d = p.decide(with_h2(0.01, 0.30, 100 * M));
+    for (int i = 0; i < 5 && p.target() > whole; i++) d = p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(d.action == Policy::shrink && d.to == whole && d.at_whole, "no shrink onto the level: " + mb(d.to));
+    // A build stage's GC time beats the scan's I/O wait: H1 grows past the level, but that is
+    // no undone shrink, and the next scan's shrink is not held off above the level.
+    d = p.decide(with_h2(0.40, 0.0, 100 * M));
+    check(d.action == Policy::grow && d.to > whole && !d.undone && d.held_seconds == 0,
+          std::string("grow past the level: ") + Policy::action_name(d.action) + " to " + mb(d.to) +
+          (d.undone ? ", called an undo" : "") + ", held " + std::to_string(d.held_seconds) + " s");
+    for (int i = 0; i < 5 && p.target() > whole; i++) d = p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(d.to == whole && d.at_whole && !d.shrink_held, "the next scan did not shrink onto the level: " + mb(d.to) +
+          (d.at_whole ? "" : ", not at the level") + (d.shrink_held ? ", held" : ""));
+    // While the stop holds shrinks off and the level falls, H1 follows it: that is no shrink,
+    // and a grow after it undoes nothing.
+    Policy::Signals more = with_h2(0.01, 0.30, 100 * M);
+    more.other_memory = other + 40 * M;
+    d = p.decide(more);
+    check(d.action == Policy::fit && d.shrink_held && d.to == whole - 40 * M,
+          std::string("held shrink while the level fell: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    d = p.decide(with_h2(0.40, 0.0, 100 * M));
+    check(d.action == Policy::grow && !d.undone && d.held_seconds == 0,
+          std::string("grow after following the level: ") + Policy::action_name(d.action) + (d.undone ? ", an undo" : ""));
+    // An undone shrink's hold keeps a shrink above the level, and says so.
+    Policy q;
+    q.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) q.decide(with_h2(0.5, 0.0, 100 * M));
+    d = q.decide(with_h2(0.01, 0.10, 100 * M));
+    check(d.action == Policy::shrink && d.to > whole, "a small shrink went to " + mb(d.to));
+    d = q.decide(with_h2(0.40, 0.0, 100 * M));
+    check(d.undone, "the small shrink was not undone");
+    d = q.decide(with_h2(0.01, 0.30, 100 * M));
+    check(d.action == Policy::hold && d.shrink_held && !d.at_whole, std::string("during the undo's hold: ") +
+          Policy::action_name(d.action) + " to " + mb(d.to) + (d.shrink_held ? "" : ", not called held"));
+  });
+
+  test("the GC time a grow past that level must beat is capped, and forgotten with the level", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    for (int i = 0; i < 10; i++) p.decide(with_h2(0.5, 0.0, 100 * M));
+    // Without PSI the I/O estimate can pass the whole interval (several threads waiting).
+    for (int i = 0; i < 5 && p.target() > whole; i++) p.decide(with_h2(0.01, 1.40, 100 * M));
+    check(p.target() == whole, "not at the level: " + mb(p.target()));
+    Policy::Decision d = p.decide(with_h2(0.45, 0.0, 100 * M));
+    check(d.action == Policy::hold && d.to == whole, "45% GC against a capped 50%: " + mb(d.to));
+    d = p.decide(with_h2(0.60, 0.0, 100 * M));
+    check(d.action == Policy::grow && d.to > whole, "60% GC held at the level by a 140% I/O estimate: " + mb(d.to));
+    // Back at the level, then below it once the hold is over.
+    for (int i = 0; i < 20; i++) p.decide(with_h2(0.01, 0.30, 100 * M));
+    check(p.target() < whole, "not below the level: " + mb(p.target()));
+    // H2 empties (its regions freed) and fills again: the stop went with the level, and a grow
+    // from below passes it on GC time that would not have beaten the stop.
+    d = p.decide(window(0.01, 0.01, 100 * M, other));
+    check(d.whole_level == 0, "a level with H2 empty: " + mb(d.whole_level));
+    for (int i = 0; i < 5; i++) d = p.decide(with_h2(0.15, 0.0, 100 * M));
+    check(d.to > whole, "a forgotten stop held a grow at the level: " + mb(d.to));
+  });
+
   test("I/O wait that dominates shrinks H1 step by step down to 1.5x the live data", [&] {
     Policy p;
     p.initialize(budget, h1_min, h1_max, align, other);

@@ -20,6 +20,7 @@ const double TeraHeapH1SizePolicy::initial_fraction  = 0.25;
 const double TeraHeapH1SizePolicy::undo_window_seconds  = 5;
 const double TeraHeapH1SizePolicy::hold_off_seconds     = 10;
 const double TeraHeapH1SizePolicy::max_hold_off_seconds = 80;
+const double TeraHeapH1SizePolicy::max_io_at_whole      = 0.5;
 
 void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
                                       size_t alignment, size_t other_memory) {
@@ -106,6 +107,11 @@ void TeraHeapH1SizePolicy::note_decision(Decision* d) {
     _hold_level = _from_at_shrink;
     _hold_left = _next_hold;
     _next_hold = 2 * _next_hold > max_hold_off_seconds ? max_hold_off_seconds : 2 * _next_hold;
+  } else if (d->action == shrink && d->at_whole) {
+    // Neither it nor the shrinks before it are undone this way: a grow past
+    // the whole-H2 level already has to beat the I/O wait the stop saved,
+    // and the hold an undo sets would keep the next scan's shrink off it.
+    _shrink_pending = false;
   } else if (d->action == shrink) {
     _shrink_pending = true;
     _since_shrink = 0;
@@ -153,6 +159,7 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   d.whole_level = d.whole_level >= d.floor ? d.whole_level : 0;
   if (d.whole_level == 0) {
     _at_whole = false;
+    _io_at_whole = 0;
   }
 
   size_t to = _target;
@@ -173,8 +180,9 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
     if (_at_whole && _whole_hold_left > 0) {
       to_level = true;   // H2's evicted pages are still being read back
       d.shrink_held = true;
-    } else if (!_at_whole && d.whole_level > 0 && _target > d.whole_level && wanted < d.whole_level) {
+    } else if (!_at_whole && d.whole_level > 0 && _target > d.whole_level && wanted <= d.whole_level) {
       to_level = enters = true;
+      d.shrink_held = held_shrink(d.whole_level) != d.whole_level;
     } else {
       to = held_shrink(wanted);
       d.shrink_held = to != wanted;
@@ -189,6 +197,8 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
 
   to = to > d.ceiling ? d.ceiling : to;
   to = to < d.floor ? d.floor : to;
+  // A shrink held at the level only follows it, as the bounds do.
+  if (d.action == shrink && to_level && !enters) d.action = hold;
   // A bound that moved past the target overrides the signals.
   if (to > _target && d.action != grow)   d.action = raise;
   if (to < _target && d.action != shrink) d.action = fit;
@@ -196,8 +206,10 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   _at_whole = to_level && to == d.whole_level;
   if (enters && _at_whole) {
     // The wait may not end at once: the collector hands H1's pages back at
-    // its next GC, and H2's evicted pages are read once more.
-    _io_at_whole = d.io_share;
+    // its next GC, and H2's evicted pages are read once more. Without PSI
+    // the I/O estimate can pass the whole interval; a stop that asked more
+    // GC time than this of a grow would hold H1 there for good.
+    _io_at_whole = d.io_share < max_io_at_whole ? d.io_share : max_io_at_whole;
     _whole_hold_left = hold_off_seconds;
   }
   d.at_whole = _at_whole;

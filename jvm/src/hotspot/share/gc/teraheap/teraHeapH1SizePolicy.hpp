@@ -38,9 +38,11 @@
 // A shrink stops there, and shrinks below it are held off for a while: below
 // it, no I/O wait is H2's pages read again, once the pages evicted before are
 // back. Once a shrink has stopped there, a grow goes past it only on more GC
-// time than the I/O wait that shrink set out to save, and until one does (or
-// a shrink goes below), H1 follows the level as the JVM's other memory and
-// H2's data move it. A program that scans
+// time than the I/O wait that shrink set out to save (at most half the
+// interval: without PSI the estimate can pass all of it), and until one does
+// (or a shrink goes below), H1 follows the level as the JVM's other memory and
+// H2's data move it. Such a grow undoes no shrink: the next scan's shrink
+// stops at the level again. A program that scans
 // H2 in a loop reads all of it each time unless all of it fits, so the I/O
 // wait does not fall step by step as H1 shrinks; it falls at that level, and
 // comes back if H1 grows past it. (SVM: 822 MB in H2 under a 1280 MB cap, live
@@ -126,6 +128,8 @@ public:
   static const double undo_window_seconds;
   static const double hold_off_seconds;
   static const double max_hold_off_seconds;
+  // A grow past the whole-H2 level never has to beat more GC time than this.
+  static const double max_io_at_whole;
 
 private:
   size_t _budget;
