@@ -35,7 +35,7 @@ from benchlib import die, mb, size_bytes  # noqa: E402
 SPARK_BENCH = REPO / "benchmarks" / "spark" / "bench.py"
 # The README's table: each cell from the last of these that has it.
 RECORDED_CSVS = [HERE / "results" / f"dram-split-{name}.csv" for name in
-                 ("fit-young-v1", "fit-young", "whole-h2", "whole-h2-rest", "tc-young", "svdpp")]
+                 ("fit-young-v1", "fit-young", "whole-h2", "whole-h2-rest", "tc-young", "svdpp", "whole-fixes")]
 RUN_CSV = REPO / "build" / "bench" / "dram-split.csv"
 
 
