@@ -10,10 +10,13 @@ up and torn down by backing.sh around its measurements.
       in a shuffled order in each repeat; table and figure give medians
   study.py workloads [--backings B ...] [--latencies US ...] [--repeat N]
                      [--giraph W ...] [--giraph-scale S] [--giraph-heap H] [--giraph-cap C]
-                     [--spark W ...] [--spark-scale S] [--spark-heap H] [--spark-cap C] [--csv F]
+                     [--spark W ...] [--spark-scale S] [--spark-heap H] [--spark-cap C]
+                     [--spark-configs th|thd ...] [--csv F]
       TeraHeap runs of the Giraph and Spark suites (their bench.py run) with H2 on each backing,
-      under the same DRAM cap; in each repeat every (backing, workload) pair runs once, in a
-      shuffled order. Each row is the suite's own row with the backing in front
+      under the same DRAM cap; in each repeat every (backing, workload, configuration) runs
+      once, in a shuffled order. Spark's configurations: th, H1 of --spark-heap; thd, H1 sized
+      at run time within the cap (-XX:+TeraHeapDynamicH1). Each row is the suite's own row with
+      the backing in front, and the CPU time of the NBD server and client
   study.py plot F          the figure for a devices or workloads CSV, in build/bench/
   study.py table F         the medians as a Markdown table
 
@@ -26,6 +29,7 @@ local RAM disk takes the cap's own DRAM. Results go to benchmarks/remote/results
 import argparse
 import csv
 import json
+import os
 import random
 import shutil
 import statistics
@@ -41,7 +45,11 @@ from benchlib import die  # noqa: E402
 
 BACKING = HERE / "backing.sh"
 RESULTS = HERE / "results"
+BACKING_STATE = Path("/run/teraheap-backing")   # backing.sh's STATE: the NBD processes' pid files
 BACKINGS = ["local", "ram", "nbd-disk", "nbd-ram"]
+WORKLOAD_FIELDS = ["backing", "latency_us", "suite", "workload", "config", "status", "job_s",
+                   "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb", "major_faults", "checksum",
+                   "nbd_cpu_s"]
 FIO_JOBS = [("randread", "4k"), ("randwrite", "4k"), ("read", "1m"), ("write", "1m")]
 DEPTHS = [1, 8, 32]
 
@@ -143,19 +151,38 @@ def last_row(csv_path):
     return rows[-1] if rows else None
 
 
+def nbd_cpu_seconds():
+    """CPU time the NBD server and client of the backing that is up have used (all their
+    threads), or '' for a local backing. On one machine they share its cores with the job."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total, seen = 0.0, False
+    for name in ("nbdkit.pid", "nbdfuse.pid"):
+        try:
+            pid = (BACKING_STATE / name).read_text().strip()
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks   # utime, stime
+        seen = True
+    return f"{total:.2f}" if seen else ""
+
+
 def workloads(args):
     runs = []
     for backing, latency in configurations(args.backings, args.latencies):
-        runs += [(backing, latency, "giraph", w) for w in args.giraph]
-        runs += [(backing, latency, "spark", w) for w in args.spark]
+        runs += [(backing, latency, "giraph", w, "th") for w in args.giraph]
+        runs += [(backing, latency, "spark", w, c) for w in args.spark for c in args.spark_configs]
     if not runs:
         die("no workloads: give --giraph and/or --spark")
     csv_file = Path(args.csv)
     csv_file.parent.mkdir(parents=True, exist_ok=True)
+    if csv_file.exists() and csv_file.stat().st_size and next(csv.reader(open(csv_file))) != WORKLOAD_FIELDS:
+        die(f"{csv_file} has other columns (an older study's rows): give another --csv")
     for repeat in range(args.repeat):
         random.shuffle(runs)
-        for backing, latency, suite, workload in runs:
+        for backing, latency, suite, workload, config in runs:
             directory = up(backing, latency, args.size)
+            nbd_cpu = ""
             try:
                 with tempfile.TemporaryDirectory() as tmp:
                     one = Path(tmp) / "row.csv"
@@ -164,32 +191,41 @@ def workloads(args):
                                "--scale", args.giraph_scale, "--heap", args.giraph_heap,
                                "--cap", args.giraph_cap]
                     else:
-                        cmd = [str(REPO / "benchmarks/spark/bench.py"), "run", workload, "th",
+                        cmd = [str(REPO / "benchmarks/spark/bench.py"), "run", workload, config,
                                "--scale", args.spark_scale, "--heap", args.spark_heap,
                                "--cap", args.spark_cap]
                     cmd += ["--h2-dir", str(directory), "--csv", str(one)]
-                    print(f"[{repeat + 1}/{args.repeat}] {label(backing, latency)}: {suite} {workload}",
-                          flush=True)
+                    print(f"[{repeat + 1}/{args.repeat}] {label(backing, latency)}: {suite} {workload} "
+                          f"{config}", flush=True)
                     subprocess.run(cmd)
                     row = last_row(one) if one.exists() else None
+                    nbd_cpu = nbd_cpu_seconds()
             finally:
                 down()
             if row is None:
                 row = {"status": "no-result"}
             out = {"backing": backing, "latency_us": latency if latency is not None else "",
-                   "suite": suite, "workload": workload, "status": row.get("status", ""),
+                   "suite": suite, "workload": workload, "config": config, "status": row.get("status", ""),
                    "job_s": row.get("job_s") or row.get("total_s") or row.get("wall_s", ""),
                    "minor_gc_s": row.get("minor_gc_s", ""), "major_gc_s": row.get("major_gc_s", ""),
                    "h2_moved_mb": row.get("h2_moved_mb", ""), "peak_mb": row.get("peak_mb", ""),
-                   "major_faults": row.get("major_faults", ""), "checksum": row.get("checksum", "")}
+                   "major_faults": row.get("major_faults", ""), "checksum": row.get("checksum", ""),
+                   "nbd_cpu_s": nbd_cpu}
             new = not csv_file.exists()
             with open(csv_file, "a", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=list(out))
+                w = csv.DictWriter(f, fieldnames=WORKLOAD_FIELDS)
                 if new:
                     w.writeheader()
                 w.writerow(out)
     table(argparse.Namespace(csv=str(csv_file)))
     plot(argparse.Namespace(csv=str(csv_file)))
+
+
+def workload_label(r):
+    """Suite and workload; Spark's dynamic-H1 configuration named (rows from before the
+    config column are TeraHeap's static one)."""
+    name = f"{r['suite']} {r['workload']}"
+    return name + " (dynamic H1)" if r.get("config") == "thd" else name
 
 
 def read(path):
@@ -228,15 +264,25 @@ def table(args):
     for r in rows:
         name = row_label(r)
         if r["status"] == "ok":
-            cells.setdefault((r["suite"], r["workload"]), {}).setdefault(name, []).append(float(r["job_s"]))
+            cells.setdefault(workload_label(r), {}).setdefault(name, []).append(r)
     print("| workload | " + " | ".join(names) + " | worst / local |")
     print("| --- |" + " --- |" * (len(names) + 1))
-    for (suite, workload), per in sorted(cells.items()):
-        med = {n: statistics.median(v) for n, v in per.items()}
+    for workload, per in sorted(cells.items()):
+        med = {n: statistics.median(float(r["job_s"]) for r in v) for n, v in per.items()}
         worst = max((m for n, m in med.items() if n != "local"), default=None)
         ratio = f"{worst / med['local']:.2f}" if worst and "local" in med else "-"
-        print(f"| {suite} {workload} | " + " | ".join(
+        print(f"| {workload} | " + " | ".join(
             f"{med[n]:.1f} s ({len(per[n])})" if n in med else "-" for n in names) + f" | {ratio} |")
+    extra = [(w, n, per[n]) for w, per in sorted(cells.items()) for n in names
+             if n in per and any(r.get("nbd_cpu_s") for r in per[n])]
+    if extra:
+        print()
+        print("| workload | backing | major faults | NBD server + client CPU |")
+        print("| --- | --- | --- | --- |")
+        for w, n, rs in extra:
+            faults = statistics.median(float(r["major_faults"] or 0) for r in rs)
+            cpu = statistics.median(float(r["nbd_cpu_s"]) for r in rs if r.get("nbd_cpu_s"))
+            print(f"| {w} | {n} | {faults:.0f} | {cpu:.1f} s |")
 
 
 def plot(args):
@@ -280,7 +326,7 @@ def plot(args):
         cells = {}
         for r in rows:
             if r["status"] == "ok":
-                cells.setdefault(f"{r['suite']} {r['workload']}", {}).setdefault(row_label(r), []).append(r)
+                cells.setdefault(workload_label(r), {}).setdefault(row_label(r), []).append(r)
         workloads_ = sorted(cells)
         names = order(set(row_label(r) for r in rows))
         fig, ax = plt.subplots(figsize=(max(6, 1.6 * len(workloads_) * len(names) / 3), 4.5))
@@ -336,6 +382,8 @@ def main():
     q.add_argument("--spark-scale", default="10")
     q.add_argument("--spark-heap", default="1g")
     q.add_argument("--spark-cap", default="2g")
+    q.add_argument("--spark-configs", nargs="+", default=["th"], choices=["th", "thd"],
+                   help="th: H1 of --spark-heap; thd: -XX:+TeraHeapDynamicH1 given only the cap")
     q.add_argument("--csv", default=str(RESULTS / "workloads.csv"))
     q = sub.add_parser("plot")
     q.add_argument("csv")
