@@ -176,8 +176,10 @@ def workloads(args):
         die("no workloads: give --giraph and/or --spark")
     csv_file = Path(args.csv)
     csv_file.parent.mkdir(parents=True, exist_ok=True)
-    if csv_file.exists() and csv_file.stat().st_size and next(csv.reader(open(csv_file))) != WORKLOAD_FIELDS:
-        die(f"{csv_file} has other columns (an older study's rows): give another --csv")
+    if csv_file.exists() and csv_file.stat().st_size:
+        with open(csv_file, newline="") as f:
+            if next(csv.reader(f)) != WORKLOAD_FIELDS:
+                die(f"{csv_file} has other columns (an older study's rows): give another --csv")
     for repeat in range(args.repeat):
         random.shuffle(runs)
         for backing, latency, suite, workload, config in runs:

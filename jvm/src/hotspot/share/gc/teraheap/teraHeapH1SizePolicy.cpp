@@ -182,7 +182,6 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
       d.shrink_held = true;
     } else if (!_at_whole && d.whole_level > 0 && _target > d.whole_level && wanted <= d.whole_level) {
       to_level = enters = true;
-      d.shrink_held = held_shrink(d.whole_level) != d.whole_level;
     } else {
       to = held_shrink(wanted);
       d.shrink_held = to != wanted;
@@ -193,6 +192,7 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   }
   if (to_level) {
     to = d.whole_level < _target ? held_shrink(d.whole_level) : d.whole_level;
+    if (enters) d.shrink_held = to != d.whole_level;   // an undone shrink's hold
   }
 
   to = to > d.ceiling ? d.ceiling : to;
