@@ -285,6 +285,17 @@ def table(args):
             faults = statistics.median(float(r["major_faults"] or 0) for r in rs)
             cpu = statistics.median(float(r["nbd_cpu_s"]) for r in rs if r.get("nbd_cpu_s"))
             print(f"| {w} | {n} | {faults:.0f} | {cpu:.1f} s |")
+        nbd = [r for per in cells.values() for rs in per.values() for r in rs if r.get("nbd_cpu_s")]
+        if len(nbd) >= 3:
+            cpu = [float(r["nbd_cpu_s"]) for r in nbd]
+            job = [float(r["job_s"]) for r in nbd]
+            faults = [float(r["major_faults"] or 0) for r in nbd]
+            per_fault = statistics.linear_regression(faults, cpu).slope
+            print(f"\nover the {len(nbd)} NBD runs: {per_fault * 1000:.1f} ms of NBD CPU per major fault")
+            if len({(r["suite"], r["workload"]) for r in nbd}) == 1:   # job times of one workload only
+                fit = statistics.linear_regression(cpu, job)
+                print(f"job time = {fit.intercept:.1f} s + {fit.slope:.2f} x NBD CPU s "
+                      f"(r = {statistics.correlation(cpu, job):.2f})")
 
 
 def plot(args):
