@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs OpenJDK's own GC jtreg tests (from the unpacked openjdk-17 source) against build/jdk three
 # times: with TeraHeap off, with it on, and with it on in its stress mode (-XX:+TeraHeapStressMove:
-# every full GC moves old objects nobody tagged, so the tests run with H2 in use). Prints the tests
+# every full GC moves old objects nobody tagged, so the tests run with H2 in use, and every other
+# evacuation of what it moved runs out of H2 halfway, -XX:+TeraHeapStressEvacuationFailure). Prints the tests
 # that fail only with TeraHeap on, and only in the stress mode.
 #   tests/openjdk/run-gc-tests.sh [test or group ...]   (default: the Parallel-GC-relevant set below)
 #   TERAHEAP_TEST_JDK=build/jdk-fastdebug tests/openjdk/run-gc-tests.sh ...
@@ -53,7 +54,8 @@ explain() {   # explain <jtreg work dir>
   done
 }
 mkdir -p "$OUT"
-STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=$h2_size -XX:TeraHeapRegionSize=1m -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove"
+# Every other of the evacuations the stress mode causes runs out of H2 halfway through its copy.
+STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=$h2_size -XX:TeraHeapRegionSize=1m -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove -XX:+TeraHeapStressEvacuationFailure"
 if $stress_only; then
   echo "TeraHeap stress mode ($name):"; summary=$(run $name 8 "$STRESS"); echo "$summary"
   passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')

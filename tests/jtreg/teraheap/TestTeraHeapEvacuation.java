@@ -6,7 +6,9 @@
  *          regions and the rest freed, as GraphX's successive graphs need. The copies keep identity, hash, lock, contents and
  *          every reference to them; weak references to the dropped objects are cleared, to the
  *          kept ones kept; an object with finalize() in a dropped group is finalized with its
- *          data intact. With -XX:TeraHeapEvacuationLiveThresholdPercent=0 nothing is freed.
+ *          data intact. The same holds when H2 runs out of room halfway through a copy
+ *          (-XX:+TeraHeapStressEvacuationFailure). With -XX:TeraHeapEvacuationLiveThresholdPercent=0
+ *          nothing is freed.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapEvacuation
  */
@@ -116,6 +118,14 @@ public class TestTeraHeapEvacuation {
         static final int rounds = 6;
         static final int chunks = 48;   // of 64 KB: 3 MB per group, 3 regions of 1 MB and more
 
+        static void checkMetas(List<Meta> metas) {
+            for (int k = 0; k < metas.size(); k++) {
+                Meta m = metas.get(k);
+                int id = (k / (chunks / 4)) * 1000 + (k % (chunks / 4)) * 4;
+                check(TeraHeap.isInH2(m) && m.intact(id), "meta " + id + " intact in H2");
+            }
+        }
+
         public static void main(String[] args) throws Exception {
             check(TeraHeap.isEnabled(), "TeraHeap is on");
             final boolean evacuating = !Boolean.getBoolean("test.off");
@@ -195,20 +205,12 @@ public class TestTeraHeapEvacuation {
                 check(!evacuating || weakDropped.get(round).get() == null,
                       "round " + round + ": weak reference to a dropped chunk cleared");
             }
-            for (int k = 0; k < metas.size(); k++) {
-                Meta m = metas.get(k);
-                int id = (k / (chunks / 4)) * 1000 + (k % (chunks / 4)) * 4;
-                check(TeraHeap.isInH2(m) && m.intact(id), "meta " + id + " intact in H2");
-            }
+            checkMetas(metas);
             System.runFinalization();
             for (int i = 0; i < 100 && FinalizableChunk.finalized.size() < rounds && evacuating; i++) {
                 TeraHeapProcess.fullGC();
-                for (int k = 0; k < metas.size(); k++) {
-                Meta m = metas.get(k);
-                int id = (k / (chunks / 4)) * 1000 + (k % (chunks / 4)) * 4;
-                check(TeraHeap.isInH2(m) && m.intact(id), "meta " + id + " intact in H2");
-            }
-            System.runFinalization();
+                checkMetas(metas);
+                System.runFinalization();
             }
             if (evacuating) {
                 check(FinalizableChunk.finalized.size() == rounds,
@@ -240,6 +242,27 @@ public class TestTeraHeapEvacuation {
             out.shouldContain("Evacuated ");
             out.shouldContain("Label 100: ");       // a dropped group, traced
             out.shouldNotContain("Label 1: ");      // the holder's group, rooted all along
+        }
+        // H2 running out in the middle of a copy, in every other evacuation: what was not copied
+        // stays in the label's old regions, beside the old copies of what was, and a later full
+        // GC finishes the evacuation. Plain and under heap verification.
+        for (String[] mode : new String[][] {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}}) {
+            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.",
+                    "-XX:+UnlockDiagnosticVMOptions", "-XX:+TeraHeapStressEvacuationFailure"));
+            cmd.addAll(List.of(common));
+            cmd.addAll(List.of(mode));
+            cmd.add(Scenario.class.getName());
+            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            out.shouldContain("EVACUATION-OK");
+            // A label stopped halfway is traced again and, with room then, evacuated.
+            String log = out.getOutput();
+            java.util.regex.Matcher stopped =
+                    java.util.regex.Pattern.compile("H2 had no room to evacuate label (10[0-5]): its regions stay").matcher(log);
+            check(stopped.find(), "an evacuation ran out of room halfway");
+            String after = log.substring(stopped.end());
+            check(after.matches("(?s).*Label " + stopped.group(1) + ": [^\\n]*, evacuated\\n.*?Evacuated .*"),
+                  "label " + stopped.group(1) + " evacuated at a later full GC");
         }
         // The same program without evacuation: the dropped groups' regions stay.
         List<String> off = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.", "-Xlog:gc+teraheap",

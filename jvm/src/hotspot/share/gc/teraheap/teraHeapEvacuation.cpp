@@ -67,6 +67,7 @@ static int compare_words(HeapWord* const& a, HeapWord* const& b) {
 
 static TeraHeapRegions* _regions = NULL;
 static uint _full_gcs = 0;
+static uint _stress_evacuations = 0;   // -XX:+TeraHeapStressEvacuationFailure's count
 
 // Per region (all NULL or false between full GCs, but the roots).
 static TeraHeapTracedRegion** _traced = NULL;
@@ -356,6 +357,8 @@ struct TeraHeapEvacuatedLabel {
   int           a;
   int           b;
   volatile bool complete;   // every reached object was copied
+  size_t        room;       // words it may copy before H2 runs out: SIZE_MAX but when testing
+  volatile size_t claimed;  // words it copied, counted only when room is limited
 };
 
 // A traced region to copy: its index in _traced_list, and its label's in the chosen labels.
@@ -378,6 +381,10 @@ class TeraHeapEvacuateTask : public AbstractGangTask {
   volatile size_t     _objects;
   volatile size_t     _words;
 
+  static bool has_room(TeraHeapEvacuatedLabel* l, size_t size) {
+    return l->room == SIZE_MAX || Atomic::add(&l->claimed, size) <= l->room;
+  }
+
   void copy_region(TeraHeapMoveBuffers* buffers, TeraHeapEvacuatedLabel* l, const TeraHeapTracedRegion* t,
                    size_t* objects, size_t* words) {
     uint last_region = UINT_MAX;
@@ -386,7 +393,7 @@ class TeraHeapEvacuateTask : public AbstractGangTask {
     for (BitMap::idx_t i = t->reached.get_next_one_offset(0); i < end; i = t->reached.get_next_one_offset(i + 1)) {
       oop obj = t->object_at(i);
       const size_t size = obj->size();
-      HeapWord* to = Atomic::load(&l->complete) ? buffers->allocate(l->label, size) : NULL;
+      HeapWord* to = Atomic::load(&l->complete) && has_room(l, size) ? buffers->allocate(l->label, size) : NULL;
       if (to == NULL) {
         Atomic::store(&l->complete, false);
         TeraHeapCards::dirty_range(MemRegion(cast_from_oop<HeapWord*>(obj), size));
@@ -462,11 +469,23 @@ size_t TeraHeapEvacuation::evacuate() {
                             (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated")));
     if (!rooted && sparse && free_regions >= needed) {
       free_regions -= needed;
-      chosen.append(TeraHeapEvacuatedLabel{label, a, b, true});
+      chosen.append(TeraHeapEvacuatedLabel{label, a, b, true, SIZE_MAX, 0});
     }
   }
   if (chosen.is_empty()) {
     return 0;
+  }
+  // The stress test's H2 fills up halfway through every other evacuation's
+  // copies, so that a label it stops is evacuated again at its next trace.
+  if (TeraHeapStressEvacuationFailure && _stress_evacuations++ % 2 == 0) {
+    for (int n = 0; n < chosen.length(); n++) {
+      TeraHeapEvacuatedLabel* l = chosen.adr_at(n);
+      size_t live = 0;
+      for (int k = l->a; k < l->b; k++) {
+        live += Atomic::load(&_traced[_traced_list->at(k)]->live_words);
+      }
+      l->room = live / 2;
+    }
   }
   GrowableArray<TeraHeapEvacuatedRegion> regions_to_copy;
   for (int n = 0; n < chosen.length(); n++) {

@@ -77,7 +77,12 @@
   product(bool, TeraHeapStressMove, false, DIAGNOSTIC,                      \
           "Testing: at every full GC also move a few old objects nobody "   \
           "tagged, each with what it reaches, so that any program runs "    \
-          "with H2 in use.")
+          "with H2 in use.")                                               \
+                                                                            \
+  product(bool, TeraHeapStressEvacuationFailure, false, DIAGNOSTIC,         \
+          "Testing: in every other evacuation, H2 runs out of room "        \
+          "halfway through each label it copies, as when H2 fills up "     \
+          "mid-copy, so that what was not copied stays where it is.")
 
 // end of GC_TERAHEAP_FLAGS
 
