@@ -448,6 +448,9 @@ size_t TeraHeapEvacuation::evacuate() {
   ResourceMark rm;
   GrowableArray<TeraHeapEvacuatedLabel> chosen;
   size_t free_regions = _regions->count() - _regions->regions_in_use();
+  // The stress test's H2 fills up halfway through every other evacuation's
+  // copies, so that a label it stops is evacuated again at its next trace.
+  const bool stress_stop = TeraHeapStressEvacuationFailure && _stress_evacuations % 2 == 0;
   for (int a = 0, b; a < _traced_list->length(); a = b) {
     const jlong label = _regions->label(_traced_list->at(a));
     size_t used = 0;
@@ -469,23 +472,14 @@ size_t TeraHeapEvacuation::evacuate() {
                             (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated")));
     if (!rooted && sparse && free_regions >= needed) {
       free_regions -= needed;
-      chosen.append(TeraHeapEvacuatedLabel{label, a, b, true, SIZE_MAX, 0});
+      chosen.append(TeraHeapEvacuatedLabel{label, a, b, true, stress_stop ? live / 2 : SIZE_MAX, 0});
     }
   }
   if (chosen.is_empty()) {
     return 0;
   }
-  // The stress test's H2 fills up halfway through every other evacuation's
-  // copies, so that a label it stops is evacuated again at its next trace.
-  if (TeraHeapStressEvacuationFailure && _stress_evacuations++ % 2 == 0) {
-    for (int n = 0; n < chosen.length(); n++) {
-      TeraHeapEvacuatedLabel* l = chosen.adr_at(n);
-      size_t live = 0;
-      for (int k = l->a; k < l->b; k++) {
-        live += Atomic::load(&_traced[_traced_list->at(k)]->live_words);
-      }
-      l->room = live / 2;
-    }
+  if (TeraHeapStressEvacuationFailure) {
+    _stress_evacuations++;
   }
   GrowableArray<TeraHeapEvacuatedRegion> regions_to_copy;
   for (int n = 0; n < chosen.length(); n++) {
