@@ -132,3 +132,45 @@ class CappedRun:
 def key_values(line):
     """The key=value pairs of a line such as 'RESULT seconds=1.2 checksum=7'."""
     return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
+
+
+def run_or_table(doc, run_options, run, table):
+    """The command line of a side-by-side benchmark: 'run' with run_options, a list of
+    (option, default) pairs ('--workloads' takes several values), or 'table F'."""
+    import argparse
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    for option, default in run_options:
+        if isinstance(default, list):
+            r.add_argument(option, nargs="+", default=default)
+        else:
+            r.add_argument(option, type=type(default), default=default)
+    t = sub.add_parser("table")
+    t.add_argument("csv")
+    args = p.parse_args()
+    run(args) if args.cmd == "run" else table(args)
+
+
+def run_shuffled(args, settings, one, fields=None):
+    """Each of args.repeat repeats runs every (workload, setting) once, in a new random order:
+    one(args, workload, setting, runs_csv) returns a row, appended to args.csv (with fields as
+    columns, or the row's own); runs_csv, beside it, is for the runs' bench.py rows. Yields
+    (repeat, workload, setting, row) as each run ends."""
+    import csv
+    import random
+    out = Path(args.csv)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    runs_csv = out.with_name(out.stem + "-runs.csv")
+    for rep in range(args.repeat):
+        cells = [(w, s) for w in args.workloads for s in settings]
+        random.shuffle(cells)
+        for workload, setting in cells:
+            row = one(args, workload, setting, runs_csv)
+            new = not out.exists()
+            with open(out, "a", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=fields or list(row), extrasaction="ignore")
+                if new:
+                    w.writeheader()
+                w.writerow(row)
+            yield rep + 1, workload, setting, row

@@ -11,9 +11,7 @@
       medians per workload and setting, as a Markdown table
 """
 
-import argparse
 import csv
-import random
 import re
 import statistics
 import subprocess
@@ -23,6 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 BENCH = HERE / "bench.py"
+sys.path.insert(0, str(HERE.parent))
+from benchlib import run_or_table, run_shuffled  # noqa: E402
 FIELDS = ["workload", "scale", "setting", "status", "wall_s", "checksum", "h2_end_mb", "h2_peak_mb",
           "regions_freed", "objects_evacuated", "evacuated_kb", "regions_freed_by_evacuation",
           "moved_mb", "cached_mb", "gc_log"]
@@ -72,23 +72,10 @@ def one(args, workload, setting, bench_csv):
 
 
 def run(args):
-    out = Path(args.csv)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    bench_csv = out.with_name(out.stem + "-runs.csv")
-    for rep in range(args.repeat):
-        pairs = [(w, s) for w in args.workloads for s in SETTINGS]
-        random.shuffle(pairs)
-        for workload, setting in pairs:
-            row = one(args, workload, setting, bench_csv)
-            new = not out.exists()
-            with open(out, "a", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
-                if new:
-                    w.writeheader()
-                w.writerow(row)
-            print(f"repeat {rep + 1}: {workload} {setting}: {row['status']}, {row['wall_s']} s, H2 "
-                  f"{row.get('h2_end_mb')} MB at the end (peak {row.get('h2_peak_mb')}), "
-                  f"{row.get('regions_freed')} regions freed", flush=True)
+    for rep, workload, setting, row in run_shuffled(args, SETTINGS, one, FIELDS):
+        print(f"repeat {rep}: {workload} {setting}: {row['status']}, {row['wall_s']} s, H2 "
+              f"{row.get('h2_end_mb')} MB at the end (peak {row.get('h2_peak_mb')}), "
+              f"{row.get('regions_freed')} regions freed", flush=True)
 
 
 def table(args):
@@ -125,24 +112,9 @@ def same(checksums):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run")
-    r.add_argument("--workloads", nargs="+", default=["sssp", "pr"])
-    r.add_argument("--scale", default="20")
-    r.add_argument("--repeat", type=int, default=3)
-    r.add_argument("--heap", default="512m")
-    r.add_argument("--cap", default="1280m")
-    r.add_argument("--h2", default="2400m")
-    r.add_argument("--timeout", type=int, default=900)
-    r.add_argument("--csv", default=str(REPO / "build" / "bench" / "h2-growth.csv"))
-    t = sub.add_parser("table")
-    t.add_argument("csv")
-    args = p.parse_args()
-    if args.cmd == "run":
-        run(args)
-    else:
-        table(args)
+    run_or_table(__doc__, [("--workloads", ["sssp", "pr"]), ("--scale", "20"), ("--repeat", 3),
+                  ("--heap", "512m"), ("--cap", "1280m"), ("--h2", "2400m"), ("--timeout", 900),
+                  ("--csv", str(REPO / "build" / "bench" / "h2-growth.csv"))], run, table)
 
 
 if __name__ == "__main__":

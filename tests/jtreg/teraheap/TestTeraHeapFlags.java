@@ -2,6 +2,7 @@
  * @test
  * @summary Every bad TeraHeap flag value or combination stops the JVM at start with one line
  *          naming the flag and the fix, a non-zero exit and no crash report; good ones start.
+ *          H2's mapping is advised for huge pages unless -XX:-TeraHeapHugePages.
  * @library /lib /test/lib
  * @run main/othervm/timeout=600 TestTeraHeapFlags
  */
@@ -35,6 +36,7 @@ public class TestTeraHeapFlags {
         incompatibleFlags();
         goodValues();
         flagOffIgnoresTeraHeapValues();
+        hugePages();
     }
 
     static void sizes() throws Exception {
@@ -143,5 +145,37 @@ public class TestTeraHeapFlags {
         OutputAnalyzer out = TeraHeapProcess.run("-XX:TeraHeapSize=0", "-XX:TeraHeapPath=/nonexistent",
                 "-XX:+UseG1GC", "-version");
         out.shouldHaveExitValue(0);
+    }
+
+    static void hugePages() throws Exception {
+        // The kernel shows the advice as "hg" among the mapping's VmFlags.
+        OutputAnalyzer on = teraheap("-XX:TeraHeapSize=64m", H2Mapping.class.getName());
+        on.shouldHaveExitValue(0);
+        // A kernel built without transparent huge pages refuses the advice, and the JVM runs on.
+        if (Files.isDirectory(Paths.get("/sys/kernel/mm/transparent_hugepage"))) {
+            on.shouldMatch("H2 VmFlags:.* hg( |$)");
+        } else {
+            on.shouldContain("H2 VmFlags:");
+        }
+        OutputAnalyzer off = teraheap("-XX:TeraHeapSize=64m", "-XX:-TeraHeapHugePages", H2Mapping.class.getName());
+        off.shouldHaveExitValue(0);
+        off.shouldContain("H2 VmFlags:");
+        off.shouldNotMatch("H2 VmFlags:.* hg( |$)");
+    }
+
+    /** Prints the VmFlags of the mapping of H2's file, from /proc/self/smaps. */
+    public static class H2Mapping {
+        public static void main(String[] args) throws Exception {
+            boolean inH2 = false;
+            for (String line : Files.readAllLines(Paths.get("/proc/self/smaps"))) {
+                if (line.matches("^[0-9a-f]+-[0-9a-f]+ .*")) {
+                    inH2 = line.contains("teraheap-h2");
+                } else if (inH2 && line.startsWith("VmFlags:")) {
+                    System.out.println("H2 VmFlags: " + line.substring("VmFlags:".length()).trim());
+                    return;
+                }
+            }
+            throw new AssertionError("no mapping of H2's file in /proc/self/smaps");
+        }
     }
 }

@@ -39,6 +39,11 @@
           "and takes storage a region at a time; a full file system is "    \
           "then found when a region opens, and reported.")                  \
                                                                             \
+  product(bool, TeraHeapHugePages, true,                                    \
+          "Ask the kernel for huge pages on H2's mapping (madvise), so "    \
+          "that it reads H2 back in 2 MB folios where the file system "     \
+          "supports them: fewer, larger reads when H2 is paged in.")        \
+                                                                            \
   product(ccstr, TeraHeapPath, NULL,                                        \
           "Where H2's backing file lives: a directory (an unnamed file is " \
           "made there and removed at exit) or a file path (created or "     \

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""TeraHeap with H2's mapping advised for huge pages (-XX:+TeraHeapHugePages, the default) and
+without, beside Spark-SD (Parallel, the better Spark-SD baseline in the papers' regime).
+
+  hugepages.py run [--workloads linr pr] [--scale 60] [--repeat 3] [--heap 512m] [--cap 1024m]
+                   [--h2 5g] [--csv build/bench/hugepages.csv]
+      each repeat runs every (workload, setting) once, in a new random order, with the page cache
+      dropped before each run (bench.py run ... --drop-caches); settings: sd (Spark-SD), th
+      (TeraHeap), th-4k (TeraHeap with -XX:-TeraHeapHugePages). Each row is bench.py's row with
+      the setting in front. The defaults are the papers' regime of the README (D about 2.4 GB).
+  hugepages.py table F
+      medians per workload and setting, major faults, and the ratios; checks that every run of a
+      workload gave the same result (bench.py check)
+"""
+
+import csv
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+BENCH = HERE / "bench.py"
+sys.path.insert(0, str(HERE.parent))
+from benchlib import run_or_table, run_shuffled  # noqa: E402
+SETTINGS = {"sd": ("sd", ""), "th": ("th", ""), "th-4k": ("th", "-XX:-TeraHeapHugePages")}
+
+
+def one(args, workload, setting, runs_csv):
+    config, opts = SETTINGS[setting]
+    env = dict(os.environ)
+    env.pop("JAVA_TOOL_OPTIONS", None)
+    if opts:
+        env["JAVA_TOOL_OPTIONS"] = opts
+    cmd = [sys.executable, str(BENCH), "run", workload, config, "--scale", args.scale, "--heap", args.heap,
+           "--cap", args.cap, "--h2", args.h2, "--drop-caches", "--csv", str(runs_csv),
+           "--timeout", str(args.timeout)]
+    subprocess.run(cmd, env=env, check=False)
+    with open(runs_csv, newline="") as f:
+        return dict(setting=setting, **list(csv.DictReader(f))[-1])
+
+
+def run(args):
+    for rep, workload, setting, row in run_shuffled(args, SETTINGS, one):
+        print(f"repeat {rep}: {workload} {setting}: {row['status']}, {row['wall_s']} s, "
+              f"major faults {row['major_faults']}", flush=True)
+
+
+def table(args):
+    with open(args.csv, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    print("| workload | scale | Spark-SD | TeraHeap, 4 KB pages | TeraHeap, huge pages | SD / TeraHeap (4 KB) "
+          "| SD / TeraHeap (huge) | major faults (4 KB / huge) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for workload, scale in dict.fromkeys((r["workload"], r["scale"]) for r in rows):
+        sel = {s: [r for r in rows if (r["workload"], r["scale"], r["setting"]) == (workload, scale, s)]
+               for s in SETTINGS}
+        if not all(sel.values()):
+            continue
+        wall = {s: statistics.median(float(r["wall_s"]) for r in rs) for s, rs in sel.items()}
+        faults = {s: statistics.median(float(r["major_faults"] or 0) for r in rs) for s, rs in sel.items()}
+        runs = {s: len(rs) for s, rs in sel.items()}
+        print(f"| {workload} | {scale} | {wall['sd']:.1f} s ({runs['sd']}) | {wall['th-4k']:.1f} s ({runs['th-4k']}) "
+              f"| {wall['th']:.1f} s ({runs['th']}) | {wall['sd'] / wall['th-4k']:.2f} | {wall['sd'] / wall['th']:.2f} "
+              f"| {faults['th-4k']:.0f} / {faults['th']:.0f} |")
+    runs_csv = Path(args.csv).with_name(Path(args.csv).stem + "-runs.csv")
+    if runs_csv.exists():
+        ok = subprocess.run([sys.executable, str(BENCH), "check", str(runs_csv)], check=False).returncode == 0
+        print("\nevery run of a workload gave the same result" if ok else "\nRESULTS DIFFER (above)")
+
+
+def main():
+    run_or_table(__doc__, [("--workloads", ["linr", "pr"]), ("--scale", "60"), ("--repeat", 3),
+                  ("--heap", "512m"), ("--cap", "1024m"), ("--h2", "5g"), ("--timeout", 900),
+                  ("--csv", str(REPO / "build" / "bench" / "hugepages.csv"))], run, table)
+
+
+if __name__ == "__main__":
+    main()
