@@ -1,6 +1,10 @@
-"""What the benchmark suites share: sizes, a JVM run under a memory cgroup, GC times from the GC log."""
+"""What the benchmark suites share: sizes, a JVM run under a memory cgroup, GC times from the GC log,
+and the command line and shuffled repeats of the side-by-side benchmarks."""
 
+import argparse
+import csv
 import os
+import random
 import re
 import shutil
 import signal
@@ -137,7 +141,6 @@ def key_values(line):
 def run_or_table(doc, run_options, run, table):
     """The command line of a side-by-side benchmark: 'run' with run_options, a list of
     (option, default) pairs ('--workloads' takes several values), or 'table F'."""
-    import argparse
     p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
@@ -149,7 +152,10 @@ def run_or_table(doc, run_options, run, table):
     t = sub.add_parser("table")
     t.add_argument("csv")
     args = p.parse_args()
-    run(args) if args.cmd == "run" else table(args)
+    if args.cmd == "run":
+        run(args)
+    else:
+        table(args)
 
 
 def run_shuffled(args, settings, one, fields=None):
@@ -157,8 +163,6 @@ def run_shuffled(args, settings, one, fields=None):
     one(args, workload, setting, runs_csv) returns a row, appended to args.csv (with fields as
     columns, or the row's own); runs_csv, beside it, is for the runs' bench.py rows. Yields
     (repeat, workload, setting, row) as each run ends."""
-    import csv
-    import random
     out = Path(args.csv)
     out.parent.mkdir(parents=True, exist_ok=True)
     runs_csv = out.with_name(out.stem + "-runs.csv")

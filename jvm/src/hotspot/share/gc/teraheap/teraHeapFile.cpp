@@ -171,8 +171,8 @@ void TeraHeapFile::map_at(char* base, size_t size) {
                             _path, os::strerror(errno));
   }
   // H2 is read back through page faults. On a mapping advised for huge pages, the kernel
-  // reads a file in 2 MB folios where its file system supports them (ext4 and XFS since
-  // Linux 6.16): fewer, larger reads. Where it does not, the advice changes nothing, so its
+  // reads a file in 2 MB folios where its file system supports them (XFS since Linux 5.18,
+  // ext4 since 6.16): fewer, larger reads. Where it does not, the advice changes nothing, so its
   // result is not checked.
   if (TeraHeapHugePages) {
     ::madvise(base, size, MADV_HUGEPAGE);
