@@ -48,8 +48,10 @@ from benchlib import CappedRun, die, gc_times, key_values, mb, size_bytes  # noq
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
-JAVA = BUILD / "jdk" / "bin" / "java"
-JFR = BUILD / "jdk" / "bin" / "jfr"
+# TERAHEAP_BENCH_JDK runs another build of the JDK (compare-jdks.py sets it).
+JDK = Path(os.environ.get("TERAHEAP_BENCH_JDK") or BUILD / "jdk")
+JAVA = JDK / "bin" / "java"
+JFR = JDK / "bin" / "jfr"
 AGENT = BUILD / "teraheap-spark.jar"
 BENCH_JAR = BUILD / "teraheap-bench-spark.jar"
 CLASSPATH = BUILD / "spark-classpath.txt"

@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""One Spark configuration on two or more builds of the JDK, side by side: how a change to the JVM
+moves a workload's time, its GC pauses and its major faults.
+
+  compare-jdks.py run --jdks NAME=DIR NAME=DIR ... [--config th] [--workloads pr] [--scale 60]
+                      [--repeat 3] [--heap 512m] [--cap 1024m] [--h2 5g] [--csv build/bench/jdks.csv]
+      each repeat runs every (workload, JDK) once, in a new random order, with the page cache
+      dropped before each run (bench.py run ... --drop-caches, with TERAHEAP_BENCH_JDK=DIR). Each
+      row is bench.py's row with the JDK's name in front. Keep a copy of build/jdk before a change
+      (cp -a build/jdk ~/jdk-before) to compare it with the build after. The defaults are the
+      papers' regime of the README (D about 2.4 GB).
+  compare-jdks.py table F
+      medians per workload and JDK of the wall time, minor and full GC time and major faults, each
+      JDK's time against the first one's, and whether every run of a workload gave the same result
+"""
+
+import csv
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+BENCH = HERE / "bench.py"
+sys.path.insert(0, str(HERE.parent))
+from benchlib import die, run_or_table, run_shuffled  # noqa: E402
+
+
+def jdks_of(args):
+    jdks = {}
+    for spec in args.jdks:
+        name, _, path = spec.partition("=")
+        if not path or not (Path(path) / "bin" / "java").exists():
+            die(f"--jdks takes NAME=DIR with DIR/bin/java present, not '{spec}'")
+        jdks[name] = str(Path(path).resolve())
+    return jdks
+
+
+def run(args):
+    jdks = jdks_of(args)
+
+    def one(args, workload, name, runs_csv):
+        env = dict(os.environ, TERAHEAP_BENCH_JDK=jdks[name])
+        env.pop("JAVA_TOOL_OPTIONS", None)
+        cmd = [sys.executable, str(BENCH), "run", workload, args.config, "--scale", args.scale,
+               "--heap", args.heap, "--cap", args.cap, "--h2", args.h2, "--drop-caches",
+               "--csv", str(runs_csv), "--timeout", str(args.timeout)]
+        subprocess.run(cmd, env=env, check=False)
+        with open(runs_csv, newline="") as f:
+            return dict(jdk=name, **list(csv.DictReader(f))[-1])
+
+    for rep, workload, name, row in run_shuffled(args, jdks, one):
+        print(f"repeat {rep}: {workload} {name}: {row['status']}, {row['wall_s']} s, full GC "
+              f"{row['major_gc_s']} s, major faults {row['major_faults']}", flush=True)
+
+
+def table(args):
+    with open(args.csv, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    names = list(dict.fromkeys(r["jdk"] for r in rows))
+    print("| workload | JDK | runs | time | minor GC | full GC | major faults | time / " + names[0] + " |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for workload in dict.fromkeys(r["workload"] for r in rows):
+        base = None
+        for name in names:
+            sel = [r for r in rows if r["workload"] == workload and r["jdk"] == name]
+            if not sel:
+                continue
+            med = {k: statistics.median(float(r[k] or 0) for r in sel)
+                   for k in ("wall_s", "minor_gc_s", "major_gc_s", "major_faults")}
+            base = base or med["wall_s"]
+            print(f"| {workload} | {name} | {len(sel)} | {med['wall_s']:.1f} s | {med['minor_gc_s']:.1f} s "
+                  f"| {med['major_gc_s']:.1f} s | {med['major_faults']:.0f} | {med['wall_s'] / base:.3f} |")
+    runs_csv = Path(args.csv).with_name(Path(args.csv).stem + "-runs.csv")
+    if runs_csv.exists():
+        ok = subprocess.run([sys.executable, str(BENCH), "check", str(runs_csv)], check=False).returncode == 0
+        print("\nevery run of a workload gave the same result" if ok else "\nRESULTS DIFFER (above)")
+
+
+def main():
+    run_or_table(__doc__, [("--jdks", []), ("--config", "th"), ("--workloads", ["pr"]), ("--scale", "60"),
+                  ("--repeat", 3), ("--heap", "512m"), ("--cap", "1024m"), ("--h2", "5g"), ("--timeout", 900),
+                  ("--csv", str(REPO / "build" / "bench" / "jdks.csv"))], run, table)
+
+
+if __name__ == "__main__":
+    main()
