@@ -178,3 +178,26 @@ def run_shuffled(args, settings, one, fields=None):
                     w.writeheader()
                 w.writerow(row)
             yield rep + 1, workload, setting, row
+
+
+def bench_run(bench, args, workload, config, runs_csv, env=None, drop_caches=True):
+    """One `bench.py run` (bench: its path) of workload in config with args' scale, heap, cap, h2
+    and timeout, appending to runs_csv, with JAVA_TOOL_OPTIONS cleared and then env added.
+    Returns the row it appended."""
+    run_env = dict(os.environ)
+    run_env.pop("JAVA_TOOL_OPTIONS", None)
+    run_env.update({k: v for k, v in (env or {}).items() if v})
+    cmd = [sys.executable, str(bench), "run", workload, config, "--scale", args.scale, "--heap", args.heap,
+           "--cap", args.cap, "--h2", args.h2, "--csv", str(runs_csv), "--timeout", str(args.timeout)]
+    subprocess.run(cmd + (["--drop-caches"] if drop_caches else []), env=run_env, check=False)
+    with open(runs_csv, newline="") as f:
+        return list(csv.DictReader(f))[-1]
+
+
+def check_runs(bench, csv_path):
+    """Prints whether every run of a workload in the runs CSV beside csv_path gave the same result
+    (bench.py check)."""
+    runs_csv = Path(csv_path).with_name(Path(csv_path).stem + "-runs.csv")
+    if runs_csv.exists():
+        ok = subprocess.run([sys.executable, str(bench), "check", str(runs_csv)], check=False).returncode == 0
+        print("\nevery run of a workload gave the same result" if ok else "\nRESULTS DIFFER (above)")

@@ -11,13 +11,11 @@ moves a workload's time, its GC pauses and its major faults.
       papers' regime of the README (D about 2.4 GB).
   compare-jdks.py table F
       medians per workload and JDK of the wall time, minor and full GC time and major faults, each
-      JDK's time against the first one's, and whether every run of a workload gave the same result
+      JDK's time against the first one named in --jdks, and whether every run of a workload gave the same result
 """
 
 import csv
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -25,7 +23,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 BENCH = HERE / "bench.py"
 sys.path.insert(0, str(HERE.parent))
-from benchlib import die, run_or_table, run_shuffled  # noqa: E402
+from benchlib import bench_run, check_runs, die, run_or_table, run_shuffled  # noqa: E402
 
 
 def jdks_of(args):
@@ -42,14 +40,8 @@ def run(args):
     jdks = jdks_of(args)
 
     def one(args, workload, name, runs_csv):
-        env = dict(os.environ, TERAHEAP_BENCH_JDK=jdks[name])
-        env.pop("JAVA_TOOL_OPTIONS", None)
-        cmd = [sys.executable, str(BENCH), "run", workload, args.config, "--scale", args.scale,
-               "--heap", args.heap, "--cap", args.cap, "--h2", args.h2, "--drop-caches",
-               "--csv", str(runs_csv), "--timeout", str(args.timeout)]
-        subprocess.run(cmd, env=env, check=False)
-        with open(runs_csv, newline="") as f:
-            return dict(jdk=name, **list(csv.DictReader(f))[-1])
+        return dict(jdk=name, jdk_index=list(jdks).index(name), **bench_run(BENCH, args, workload, args.config, runs_csv,
+                                          {"TERAHEAP_BENCH_JDK": jdks[name]}))
 
     for rep, workload, name, row in run_shuffled(args, jdks, one):
         print(f"repeat {rep}: {workload} {name}: {row['status']}, {row['wall_s']} s, full GC "
@@ -59,7 +51,8 @@ def run(args):
 def table(args):
     with open(args.csv, newline="") as f:
         rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
-    names = list(dict.fromkeys(r["jdk"] for r in rows))
+    # In the order --jdks named them (CSVs from before that column: as they first ran).
+    names = list(dict.fromkeys(r["jdk"] for r in sorted(rows, key=lambda r: int(r.get("jdk_index") or 0))))
     print("| workload | JDK | runs | time | minor GC | full GC | major faults | time / " + names[0] + " |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for workload in dict.fromkeys(r["workload"] for r in rows):
@@ -73,10 +66,7 @@ def table(args):
             base = base or med["wall_s"]
             print(f"| {workload} | {name} | {len(sel)} | {med['wall_s']:.1f} s | {med['minor_gc_s']:.1f} s "
                   f"| {med['major_gc_s']:.1f} s | {med['major_faults']:.0f} | {med['wall_s'] / base:.3f} |")
-    runs_csv = Path(args.csv).with_name(Path(args.csv).stem + "-runs.csv")
-    if runs_csv.exists():
-        ok = subprocess.run([sys.executable, str(BENCH), "check", str(runs_csv)], check=False).returncode == 0
-        print("\nevery run of a workload gave the same result" if ok else "\nRESULTS DIFFER (above)")
+    check_runs(BENCH, args.csv)
 
 
 def main():

@@ -14,7 +14,6 @@
 import csv
 import re
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -22,7 +21,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 BENCH = HERE / "bench.py"
 sys.path.insert(0, str(HERE.parent))
-from benchlib import run_or_table, run_shuffled  # noqa: E402
+from benchlib import bench_run, run_or_table, run_shuffled  # noqa: E402
 FIELDS = ["workload", "scale", "setting", "status", "wall_s", "checksum", "h2_end_mb", "h2_peak_mb",
           "regions_freed", "objects_evacuated", "evacuated_kb", "regions_freed_by_evacuation",
           "moved_mb", "cached_mb", "gc_log"]
@@ -50,17 +49,8 @@ def parse_gc_log(path):
 
 
 def one(args, workload, setting, bench_csv):
-    env = dict(__import__("os").environ)
-    opts = " ".join(SETTINGS[setting])
-    if opts:
-        env["JAVA_TOOL_OPTIONS"] = opts
-    else:
-        env.pop("JAVA_TOOL_OPTIONS", None)
-    cmd = [sys.executable, str(BENCH), "run", workload, "th", "--scale", args.scale, "--heap", args.heap,
-           "--cap", args.cap, "--h2", args.h2, "--csv", str(bench_csv), "--timeout", str(args.timeout)]
-    subprocess.run(cmd, env=env, check=False)
-    with open(bench_csv) as f:
-        row = list(csv.DictReader(f))[-1]
+    row = bench_run(BENCH, args, workload, "th", bench_csv, {"JAVA_TOOL_OPTIONS": " ".join(SETTINGS[setting])},
+                    drop_caches=False)
     out = {"workload": workload, "scale": args.scale, "setting": setting, "status": row["status"],
            "wall_s": row["wall_s"], "checksum": row["checksum"], "moved_mb": row.get("h2_moved_mb", ""),
            "cached_mb": row.get("cached_mb", "")}

@@ -14,9 +14,7 @@ without, beside Spark-SD (Parallel, the better Spark-SD baseline in the papers' 
 """
 
 import csv
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,22 +22,13 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 BENCH = HERE / "bench.py"
 sys.path.insert(0, str(HERE.parent))
-from benchlib import run_or_table, run_shuffled  # noqa: E402
+from benchlib import bench_run, check_runs, run_or_table, run_shuffled  # noqa: E402
 SETTINGS = {"sd": ("sd", ""), "th": ("th", ""), "th-4k": ("th", "-XX:-TeraHeapHugePages")}
 
 
 def one(args, workload, setting, runs_csv):
     config, opts = SETTINGS[setting]
-    env = dict(os.environ)
-    env.pop("JAVA_TOOL_OPTIONS", None)
-    if opts:
-        env["JAVA_TOOL_OPTIONS"] = opts
-    cmd = [sys.executable, str(BENCH), "run", workload, config, "--scale", args.scale, "--heap", args.heap,
-           "--cap", args.cap, "--h2", args.h2, "--drop-caches", "--csv", str(runs_csv),
-           "--timeout", str(args.timeout)]
-    subprocess.run(cmd, env=env, check=False)
-    with open(runs_csv, newline="") as f:
-        return dict(setting=setting, **list(csv.DictReader(f))[-1])
+    return dict(setting=setting, **bench_run(BENCH, args, workload, config, runs_csv, {"JAVA_TOOL_OPTIONS": opts}))
 
 
 def run(args):
@@ -65,10 +54,7 @@ def table(args):
         print(f"| {workload} | {scale} | {wall['sd']:.1f} s ({runs['sd']}) | {wall['th-4k']:.1f} s ({runs['th-4k']}) "
               f"| {wall['th']:.1f} s ({runs['th']}) | {wall['sd'] / wall['th-4k']:.2f} | {wall['sd'] / wall['th']:.2f} "
               f"| {faults['th-4k']:.0f} / {faults['th']:.0f} |")
-    runs_csv = Path(args.csv).with_name(Path(args.csv).stem + "-runs.csv")
-    if runs_csv.exists():
-        ok = subprocess.run([sys.executable, str(BENCH), "check", str(runs_csv)], check=False).returncode == 0
-        print("\nevery run of a workload gave the same result" if ok else "\nRESULTS DIFFER (above)")
+    check_runs(BENCH, args.csv)
 
 
 def main():
