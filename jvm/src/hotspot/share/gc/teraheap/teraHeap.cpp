@@ -229,6 +229,7 @@ void TeraHeap::collect() {
     objects += mover.objects_moved();
     too_large += mover.too_large();
   }
+  shared.dirty_unbacked_fields();
   const size_t words = Atomic::load(&shared.words_moved);
   const bool h2_full = Atomic::load(&shared.h2_full);
   // Sparse labels next, into regions of their own: the groups above may have
@@ -280,6 +281,7 @@ void TeraHeap::adjust_h2() {
     _reported_full = false;
   }
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
+  TeraHeapCards::log_cards_read();
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::h2_work_ends(_regions->used_bytes());
   }

@@ -18,6 +18,7 @@
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
+#include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
@@ -67,6 +68,27 @@ static CardTable::CardValue* end_card(MemRegion mr) {
 void TeraHeapCards::dirty_range(MemRegion mr) {
   card_table()->dirty_MemRegion(mr);
   TeraHeapCardResidency::note_written(first_card(mr), end_card(mr));
+}
+
+bool TeraHeapCards::dirty_field_if_backed(const void* p) {
+  CardValue* const card = card_table()->byte_for(p);
+  if (!TeraHeapCardResidency::is_resident(card)) {
+    return false;
+  }
+  *card = dirty;
+  return true;
+}
+
+void TeraHeapCards::dirty_field_on_unbacked_page(const void* p) {
+  CardValue* const card = card_table()->byte_for(p);
+  // All its cards are clean, but a store would fault in a page of zeros, the
+  // dirty value: the adjust step would then read all of its cards.
+  if (!TeraHeapCardResidency::is_resident(card)) {
+    CardValue* const page = align_down(card, os::vm_page_size());
+    memset(page, clean, os::vm_page_size());
+    TeraHeapCardResidency::note_written(page, page + 1);
+  }
+  *card = dirty;
 }
 
 void TeraHeapCards::refresh(TeraHeapRegions* regions, int k, int end) {
@@ -214,6 +236,7 @@ protected:
   uint _region;
   bool _young;
   bool _old;    // the old generation, or another label's H2 regions
+  bool _h1;     // either generation
 
   template <class T> static oop load(T* p) {
     T heap_oop = RawAccess<>::oop_load(p);
@@ -228,11 +251,12 @@ protected:
   }
 
 public:
-  TeraHeapCardClosure(TeraHeapRegions* regions) : _regions(regions), _region(0), _young(false), _old(false) {}
+  TeraHeapCardClosure(TeraHeapRegions* regions) : _regions(regions), _region(0), _young(false), _old(false), _h1(false) {}
   void start_card(MemRegion card) {
     _region = _regions->index_of(card.start());
-    _young = _old = false;
+    _young = _old = _h1 = false;
   }
+  bool refers_to_h1() const { return _h1; }
   TeraHeapCards::CardValue state() const {
     return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
   }
@@ -308,18 +332,48 @@ public:
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
+// Cards read by this full GC, for the debug log: by marking, per state
+// (dirty, youngergen, oldgen); by the adjust step, and of those, how many
+// hold references into H1.
+static volatile size_t _marked_by_state[3] = {0, 0, 0};
+static volatile size_t _adjusted = 0;
+static volatile size_t _adjusted_h1 = 0;
+
+static int state_index(TeraHeapCards::CardValue v) {
+  return v == TeraHeapCards::dirty ? 0 : (v == TeraHeapCards::youngergen ? 1 : 2);
+}
+
 void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
   TeraHeapMarkClosure cl(cm, regions);
   bool found = false;
+  size_t counts[3] = {0, 0, 0};
   walk_cards(regions, region, true,
              [](CardValue v) { return v != clean; },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
                found = true;
+               counts[state_index(*card)]++;
                cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
              });
   // A region whose cards are all clean has nothing for the adjust step.
   regions->set_has_cards(region, found);
+  for (int i = 0; i < 3; i++) {
+    if (counts[i] > 0) {
+      Atomic::add(&_marked_by_state[i], counts[i]);
+    }
+  }
+}
+
+void TeraHeapCards::log_cards_read() {
+  log_debug(gc, teraheap)("Read H2's cards: marking " SIZE_FORMAT " (dirty " SIZE_FORMAT ", youngergen " SIZE_FORMAT
+                          ", oldgen " SIZE_FORMAT "), adjust " SIZE_FORMAT " (" SIZE_FORMAT " refer to H1)",
+                          _marked_by_state[0] + _marked_by_state[1] + _marked_by_state[2], _marked_by_state[0],
+                          _marked_by_state[1], _marked_by_state[2], _adjusted, _adjusted_h1);
+  for (int i = 0; i < 3; i++) {
+    _marked_by_state[i] = 0;
+  }
+  _adjusted = 0;
+  _adjusted_h1 = 0;
 }
 
 class TeraHeapAdjustClosure : public TeraHeapCardClosure {
@@ -336,10 +390,13 @@ public:
     }
     if (TeraHeap::is_in_h2(o)) {
       link(o);
-    } else if (ParallelScavengeHeap::heap()->is_in_young(o)) {
-      _young = true;
     } else {
-      _old = true;
+      _h1 = true;
+      if (ParallelScavengeHeap::heap()->is_in_young(o)) {
+        _young = true;
+      } else {
+        _old = true;
+      }
     }
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }
@@ -358,6 +415,8 @@ public:
 
   void work(uint worker_id) {
     TeraHeapAdjustClosure cl(ParCompactionManager::gc_thread_compaction_manager(worker_id), _regions);
+    size_t count = 0;
+    size_t count_h1 = 0;
     for (int k = Atomic::fetch_and_add(&_next, 1); k < _regions->in_use_count(); k = Atomic::fetch_and_add(&_next, 1)) {
       const uint r = _regions->in_use_region(k);
       if (!_regions->has_cards(r)) {
@@ -366,11 +425,15 @@ public:
       walk_cards(_regions, r, false,
                  [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
                  [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                   count++;
                    cl.start_card(mr);
                    iterate_fields(obj, mr, &cl);
+                   count_h1 += cl.refers_to_h1() ? 1 : 0;
                    *card = cl.state();
                  });
     }
+    Atomic::add(&_adjusted, count);
+    Atomic::add(&_adjusted_h1, count_h1);
   }
 };
 

@@ -40,6 +40,14 @@ public:
   static size_t committed_bytes();
   static size_t resident_bytes();
   static void dirty_range(MemRegion mr);
+  // Dirties the card of the field at `p` alone if its page of cards is
+  // backed; false if not, so that the caller defers it to
+  // dirty_field_on_unbacked_page. Any GC worker.
+  static bool dirty_field_if_backed(const void* p);
+  // Dirties the card of the field at `p` on a page of cards that nothing
+  // backed: the page is first filled with clean cards. No other thread may
+  // write H2's cards meanwhile.
+  static void dirty_field_on_unbacked_page(const void* p);
   // Reads which pages of cards the kernel backs for the regions in use from
   // the k-th to before the end-th: before a collection, or heap verification,
   // reads any of their cards.
@@ -60,6 +68,8 @@ public:
   // every non-clean card and sets each card's state from what it refers to.
   // On all GC workers, a region at a time.
   static void adjust(TeraHeapRegions* regions);
+  // How many cards this full GC's marking and adjust step read (debug log).
+  static void log_cards_read();
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP

@@ -80,6 +80,49 @@ void TeraHeapMover::record_dependency(uint from, uint to) {
   }
 }
 
+template <class T> void TeraHeapMover::link(T* p, oop target) {
+  const uint from = _regions->index_of(p);
+  const uint to = _regions->index_of(target);
+  if (_regions->same_label(from, to) && !TeraHeapEvacuation::is_traced_region(target)) {
+    record_dependency(from, to);
+  } else {
+    keep_on_card(p);
+  }
+}
+
+void TeraHeapMover::keep_on_card(void* p) {
+  if (!TeraHeapCards::dirty_field_if_backed(p)) {
+    _unbacked_fields.append(p);
+  }
+}
+
+void TeraHeapMover::finish() {
+  _buffers.retire_all();
+  _shared->add_unbacked_fields(&_unbacked_fields);
+}
+
+TeraHeapMoveShared::TeraHeapMoveShared() :
+  _lock(new Mutex(Mutex::leaf, "TeraHeapMoveShared_lock", true, Mutex::_safepoint_check_never)),
+  h2_full(false), words_moved(0) {}
+
+TeraHeapMoveShared::~TeraHeapMoveShared() {
+  delete _lock;
+}
+
+void TeraHeapMoveShared::add_unbacked_fields(const GrowableArrayCHeap<void*, mtGC>* fields) {
+  if (fields->is_nonempty()) {
+    MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+    _unbacked_fields.appendAll(fields);
+  }
+}
+
+void TeraHeapMoveShared::dirty_unbacked_fields() {
+  for (int i = 0; i < _unbacked_fields.length(); i++) {
+    TeraHeapCards::dirty_field_on_unbacked_page(_unbacked_fields.at(i));
+  }
+  _unbacked_fields.clear();
+}
+
 bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
   return _write_object_name != NULL && _write_object_signature != NULL &&
          ik->find_local_method(_write_object_name, _write_object_signature,
@@ -190,9 +233,9 @@ oop TeraHeapMover::copy(oop obj) {
   }
   _regions->object_starts()->record(to);
   record_klass(_regions->index_of(to), obj->klass());
-  // Its fields still refer to H1 until followed; the full GC's adjust step
-  // reads these cards and settles their states.
-  TeraHeapCards::dirty_range(MemRegion(to, words));
+  // Its cards stay clean: only the fields that end up referring to H1, or to
+  // another label, get theirs dirtied, so that the adjust step reads those
+  // cards alone and not every card of what moved.
   TeraHeapForwarding::record(obj, moved);
   unmark(obj, words);
   _objects++;
@@ -229,22 +272,19 @@ GrowableArray<int>* TeraHeapMover::transient_offsets(Klass* k) {
 }
 
 // Pushes the slots of an H2 copy's fields that lead into H1; references to
-// H2 are recorded as region dependencies at once. Same label: recorded for
-// good. Another label: the card (dirty since the copy) keeps the link, and
-// the adjust step keeps the card non-clean.
+// H2 are linked at once (TeraHeapMover::link). A transient field's target
+// stays in H1: a backward reference, on a dirty card.
 class TeraHeapPushFieldsClosure : public BasicOopIterateClosure {
-  TeraHeapRegions* _regions;
   TeraHeapMover* _mover;
   GrowableArray<void*>* _slots;
   address _base;
-  uint _region;
   GrowableArray<int>* _transient;
 
 public:
-  TeraHeapPushFieldsClosure(TeraHeapRegions* regions, TeraHeapMover* mover, GrowableArray<void*>* slots,
-                            oop copy, GrowableArray<int>* transient) :
-    _regions(regions), _mover(mover), _slots(slots), _base(cast_from_oop<address>(copy)),
-    _region(regions->index_of(copy)), _transient(transient) {}
+  TeraHeapPushFieldsClosure(TeraHeapMover* mover, GrowableArray<void*>* slots, oop copy,
+                            GrowableArray<int>* transient) :
+    _mover(mover), _slots(slots), _base(cast_from_oop<address>(copy)),
+    _transient(transient) {}
 
   template <class T> void do_oop_work(T* p) {
     T heap_oop = RawAccess<>::oop_load(p);
@@ -253,10 +293,12 @@ public:
     }
     oop target = CompressedOops::decode_not_null(heap_oop);
     if (TeraHeap::is_in_h2(target)) {
-      _mover->record_dependency(_region, _regions->index_of(target));
+      _mover->link(p, target);
     } else if (_transient == NULL || !_transient->contains((int)((address)p - _base))) {
       _slots->push(p);
-    }   // else a transient field: its target stays in H1, a backward reference
+    } else {
+      _mover->keep_on_card(p);
+    }
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
@@ -280,7 +322,7 @@ void TeraHeapMover::push_fields(oop copy) {
     }
   }
   _scratch.clear();
-  TeraHeapPushFieldsClosure cl(_regions, this, &_scratch, copy, transient);
+  TeraHeapPushFieldsClosure cl(this, &_scratch, copy, transient);
   copy->oop_iterate(&cl);
   for (int i = _scratch.length() - 1; i >= 0; i--) {
     _work.push(Work{_scratch.at(i), -1});
@@ -295,7 +337,7 @@ void TeraHeapMover::push_elements(objArrayOop copy, int from) {
     _work.push(Work{(void*)copy, end});
   }
   _scratch.clear();
-  TeraHeapPushFieldsClosure cl(_regions, this, &_scratch, copy, NULL);
+  TeraHeapPushFieldsClosure cl(this, &_scratch, copy, NULL);
   copy->oop_iterate_range(&cl, from, end);
   for (int i = _scratch.length() - 1; i >= 0; i--) {
     _work.push(Work{_scratch.at(i), -1});
@@ -308,12 +350,13 @@ template <class T> void TeraHeapMover::move_field(T* p) {
   if (!TeraHeap::is_in_h2(target)) {
     oop moved = copy(target);
     if (moved == NULL) {
-      return;   // stays in H1: a backward reference
+      keep_on_card(p);   // stays in H1: a backward reference
+      return;
     }
     RawAccess<IS_NOT_NULL>::oop_store(p, moved);
     target = moved;
   }
-  record_dependency(_regions->index_of(p), _regions->index_of(target));
+  link(p, target);
 }
 
 bool TeraHeapMover::move_group(oop root, jlong label) {

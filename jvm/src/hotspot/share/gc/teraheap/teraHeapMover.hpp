@@ -13,16 +13,28 @@
 #include "utilities/resourceHash.hpp"
 
 class InstanceKlass;
+class Mutex;
 class Symbol;
 class TeraHeapRegions;
 class TeraHeapSingletons;
 
 // What the movers of one full GC share.
-struct TeraHeapMoveShared {
+class TeraHeapMoveShared : public StackObj {
+  Mutex* const _lock;
+  // Fields of H2 copies that must be on a dirty card, whose page of cards
+  // nothing backed: all clean. Filling such a page clean while other movers
+  // may be dirtying cards on it would lose theirs, so it waits for the end.
+  GrowableArrayCHeap<void*, mtGC> _unbacked_fields;
+
+public:
   volatile bool   h2_full;       // a claim of a region's size failed: nothing more fits
   volatile size_t words_moved;   // by every mover, counted every few pages
 
-  TeraHeapMoveShared() : h2_full(false), words_moved(0) {}
+  TeraHeapMoveShared();
+  ~TeraHeapMoveShared();
+  void add_unbacked_fields(const GrowableArrayCHeap<void*, mtGC>* fields);
+  // Once every mover has finished: dirties those fields' cards. One thread.
+  void dirty_unbacked_fields();
 };
 
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
@@ -69,6 +81,7 @@ class TeraHeapMover : public StackObj {
   TeraHeapMoveBuffers _buffers;
   GrowableArray<Work> _work;
   GrowableArray<void*> _scratch;  // one object's fields, before they are pushed in order
+  GrowableArrayCHeap<void*, mtGC> _unbacked_fields;   // for TeraHeapMoveShared
   TransientFields     _transients;
   Recorded            _recorded[recorded_slots];
   Symbol*             _write_object_name;
@@ -84,6 +97,7 @@ class TeraHeapMover : public StackObj {
   void count_words();
 
   bool is_new(uintptr_t a, uintptr_t b);
+  void record_dependency(uint from, uint to);
   oop left_behind(oop obj);
   void record_klass(uint region, Klass* k);
   void unmark(oop old_copy, size_t words);
@@ -103,9 +117,14 @@ public:
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);
   // Ends this mover's part of the move: H2 walkable again.
-  void finish() { _buffers.retire_all(); }
-  // Records a link from an H2 field's region to its target's region (same label: kept).
-  void record_dependency(uint from, uint to);
+  void finish();
+  // An H2 copy's field at `p` leads to `target` in H2. Within the label the
+  // region dependency stands for it; to another label, or into a region this
+  // full GC traces (whose objects may be evacuated), the field's card is kept.
+  template <class T> void link(T* p, oop target);
+  // An H2 copy's field at `p` keeps referring to H1 (or links another label):
+  // its card is dirtied, at once or once the movers are done.
+  void keep_on_card(void* p);
 
   size_t objects_moved() const { return _objects; }
   size_t words_moved() const { return _words; }
