@@ -116,7 +116,8 @@ public:
   bool move_group(oop root, jlong label);
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);
-  // Ends this mover's part of the move: H2 walkable again.
+  // Ends this mover's part of the move: H2 walkable again, and the fields
+  // whose cards wait for the end handed to the shared list.
   void finish();
   // An H2 copy's field at `p` leads to `target` in H2. Within the label the
   // region dependency stands for it; to another label, or into a region this
