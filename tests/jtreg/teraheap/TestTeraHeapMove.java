@@ -4,7 +4,8 @@
  *          later minor and full GCs: contents, identity hashes, monitors, mutation with young,
  *          old and H2 objects, cross-group links, transient fields left in H1 (but collections'
  *          contents, which their writeObject writes, moved), a group laid out depth-first,
- *          dropped groups freed by region, weak references into freed regions cleared.
+ *          dropped groups freed by region, weak references into freed regions cleared; a move
+ *          leaves dirty only the cards of fields that still refer to H1, and those are found.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1200 TestTeraHeapMove
  */
@@ -18,7 +19,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import jdk.test.lib.process.OutputAnalyzer;
 import org.teraheap.H2Stats;
 import org.teraheap.TeraHeap;
 
@@ -291,9 +295,80 @@ public class TestTeraHeapMove {
         }
     }
 
+    /** A row of a group; its transient field refers to H1. */
+    public static class Row {
+        final long[] payload;
+        transient Object h1;   // stays in H1: a backward reference from H2
+        Row(long i) { payload = new long[] {i, -i, i * 7}; }
+    }
+
+    /**
+     * A 7 MB group, about 14,000 cards, of which 100 rows refer to H1 through a transient field.
+     * The full GC that moves it reads in its adjust step the cards of those fields, and not every
+     * card of what moved (the debug log's "Read H2's cards" line). Then the H1 objects move (the
+     * garbage below them is freed), and every field must have followed them.
+     */
+    public static class FewCards {
+        static final int ROWS = 100_000;
+        static final int EVERY = 1000;
+
+        static List<long[]> below = new ArrayList<>();
+
+        public static void main(String[] args) {
+            for (int i = 0; i < 100_000; i++) {
+                below.add(new long[4]);
+            }
+            Object[] anchors = new Object[ROWS / EVERY];
+            Row[] group = new Row[ROWS];
+            for (int i = 0; i < ROWS; i++) {
+                group[i] = new Row(i);
+                if (i % EVERY == 0) {
+                    group[i].h1 = anchors[i / EVERY] = new StringBuilder("anchor-" + i);
+                }
+            }
+            TeraHeap.tagRoot(group, 1);
+            TeraHeap.move(1);
+            TeraHeapProcess.fullGC();
+            check(TeraHeap.isInH2(group) && TeraHeap.isInH2(group[5].payload), "moved");
+            check(!TeraHeap.isInH2(anchors[3]), "the transient fields' objects stay in H1");
+            for (int round = 0; round < 3; round++) {
+                if (round == 1) {
+                    below = null;   // the anchors, above it in H1, slide down
+                }
+                TeraHeapProcess.fullGC();
+                for (int i = 0; i < ROWS; i++) {
+                    Row r = group[i];
+                    check(r.payload[0] == i && r.payload[1] == -i && r.payload[2] == i * 7L, "record " + i);
+                    check(i % EVERY == 0 ? r.h1 == anchors[i / EVERY]
+                                             && r.h1.toString().equals("anchor-" + i) : r.h1 == null,
+                          "record " + i + "'s H1 object, round " + round);
+                }
+            }
+            System.out.println("FEW-CARDS-OK");
+        }
+    }
+
+    // "Read H2's cards: marking M (...), adjust N (H refer to H1)": the first full GC that read
+    // any card in its adjust step is the one that moved the group.
+    private static final Pattern CARDS_READ = Pattern.compile("Read H2's cards: .*adjust (\\d+) \\((\\d+) refer to H1\\)");
+
     public static void main(String[] args) throws Exception {
         TeraHeapProcess.runInEveryMode(Scenario.class.getName(), "SCENARIO-OK",
                 "-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=1m");
+        for (OutputAnalyzer out : TeraHeapProcess.runInEveryMode(FewCards.class.getName(), "FEW-CARDS-OK",
+                "-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=1m",
+                "-Xlog:gc+teraheap=debug")) {
+            Matcher m = CARDS_READ.matcher(out.getStdout());
+            long read = 0;
+            long h1 = 0;
+            while (m.find() && read == 0) {
+                read = Long.parseLong(m.group(1));
+                h1 = Long.parseLong(m.group(2));
+            }
+            // 100 fields, each on its row's card (and the next one, where a row crosses into
+            // it); dirtying every card of what moved read about 14,000.
+            check(h1 >= FewCards.ROWS / FewCards.EVERY, "the move's adjust step found every field into H1: " + h1);
+            check(read <= 4 * FewCards.ROWS / FewCards.EVERY, "the move's adjust step read only their cards: " + read);
+        }
     }
 }
-
