@@ -3,7 +3,9 @@
  * @summary Stores into H2 objects by every route (arraycopy, reflection, VarHandle, Unsafe,
  *          clone), groups moved without hints past the high threshold only down to the low one,
  *          a full H2 that leaves the rest in H1, soft references into live and freed regions,
- *          and classes whose only instances live in H2.
+ *          classes whose only instances live in H2, and H2 cards whose references into H1 are
+ *          summarized (their targets remembered per region) while those targets move in H1 and the
+ *          fields are overwritten and cleared.
  * @library /lib /test/lib
  * @modules jdk.unsupported
  * @run main/othervm/timeout=1800 TestTeraHeapSemantics
@@ -303,6 +305,169 @@ public class TestTeraHeapSemantics {
         }
     }
 
+    /** A transient field's target stays in H1 when its object moves. */
+    public static class Held {
+        public transient Object value;
+        public final long stamp;
+        public Held(long stamp) { this.stamp = stamp; }
+    }
+
+    /**
+     * Nearly every card of two groups refers to H1 objects that stay there (through transient
+     * fields, and cached boxes), as Spark's cached rows refer to the JDK's cached boxes. The adjust step
+     * summarizes those cards, and marking then marks their targets without reading them: label 1
+     * refers to 50 targets (all summarized), label 2 to 3,000 (more than a region remembers). The
+     * targets then move in H1 (the garbage below them is freed), the fields are overwritten with
+     * young objects (instance fields: the barrier marks the header's card) or cleared, and every
+     * field must still hold what the program stored, through minor and full GCs.
+     */
+    public static class Summarized {
+        static List<long[]> below = new ArrayList<>();
+        static Box[] few;
+        static Box[] many;
+
+        static void checkAll(Held[] g1, Held[] g2, Object[] expect1, String when) {
+            for (int i = 0; i < g1.length; i++) {
+                check(g1[i].value == expect1[i] && g1[i].stamp == -i, "label 1, box " + i + " " + when);
+                check(g2[i].value == many[i % many.length] && g2[i].stamp == i, "label 2, box " + i + " " + when);
+            }
+            for (int k = 0; k < few.length; k++) {
+                check(few[k].stamp == k, "target " + k + " intact " + when);
+            }
+            for (int k = 0; k < many.length; k++) {
+                check(many[k].stamp == 1000 + k, "target " + (1000 + k) + " intact " + when);
+            }
+        }
+
+        public static void main(String[] args) {
+            for (int i = 0; i < 40_000; i++) {
+                below.add(new long[16]);
+            }
+            few = new Box[50];
+            for (int k = 0; k < few.length; k++) {
+                few[k] = new Box(k);
+            }
+            many = new Box[3000];
+            for (int k = 0; k < many.length; k++) {
+                many[k] = new Box(1000 + k);
+            }
+            System.gc();   // all old, the targets above the garbage-to-be
+            Held[] g1 = new Held[20_000];
+            Held[] g2 = new Held[20_000];
+            Object[] expect1 = new Object[g1.length];
+            for (int i = 0; i < g1.length; i++) {
+                g1[i] = new Held(-i);
+                g1[i].value = expect1[i] = (i % 3 == 0) ? Integer.valueOf(i % 100) : few[i % few.length];
+                g2[i] = new Held(i);
+                g2[i].value = many[i % many.length];
+            }
+            TeraHeap.tagRoot(g1, 1);
+            TeraHeap.tagRoot(g2, 2);
+            TeraHeap.move(1);
+            TeraHeap.move(2);
+            System.gc();
+            check(TeraHeap.isInH2(g1) && TeraHeap.isInH2(g1[5]) && TeraHeap.isInH2(g2[5]), "moved");
+            check(!TeraHeap.isInH2(few[3]) && !TeraHeap.isInH2(many[3]), "the targets stay in H1");
+            System.gc();   // marking reads no summarized card
+            checkAll(g1, g2, expect1, "after two full GCs");
+
+            below = null;
+            System.gc();   // the targets slide down: summarized cards are read again and adjusted
+            checkAll(g1, g2, expect1, "after the targets moved");
+            System.gc();
+            checkAll(g1, g2, expect1, "after another full GC");
+
+            for (int round = 0; round < 3; round++) {
+                for (int i = round; i < g1.length; i += 7) {
+                    g1[i].value = expect1[i] = new Box(round);     // young, on a summarized card
+                }
+                for (int i = round; i < g1.length; i += 11) {
+                    g1[i].value = expect1[i] = null;
+                }
+                churn(64);   // minor GCs, with the stored boxes young
+                checkAll(g1, g2, expect1, "after minor GCs in round " + round);
+                System.gc();
+                checkAll(g1, g2, expect1, "after a full GC in round " + round);
+            }
+            System.out.println("SUMMARIZED-OK");
+        }
+    }
+
+    /**
+     * A summary never keeps an object alive. 100 H1 objects are reachable only through the
+     * transient fields of a group in H2, 200 fields each, so their cards are summarized. Full GCs
+     * keep them while the fields hold them. Once the fields that refer to half of them are cleared
+     * by compiled code, which marks no card for a stored null (so the region's summary still
+     * names them), the next full GC collects that half and clears their weak references, and the
+     * other half stays where the fields find it.
+     */
+    public static class SummaryAlone {
+        static final int TARGETS = 100;
+
+        static void clearEven(Held[] g) {
+            for (int i = 0; i < g.length; i++) {
+                if ((i % TARGETS) % 2 == 0) {
+                    g[i].value = null;
+                }
+            }
+        }
+
+        static void checkKept(Held[] g, List<WeakReference<Box>> weak, boolean evenCleared, String when) {
+            for (int k = 0; k < TARGETS; k++) {
+                Box b = weak.get(k).get();
+                if (evenCleared && k % 2 == 0) {
+                    check(b == null, "target " + k + " collected once no field refers to it, " + when);
+                } else {
+                    check(b != null && b.stamp == k, "target " + k + " kept by the fields in H2, " + when);
+                }
+            }
+            for (int i = 0; i < g.length; i++) {
+                int k = i % TARGETS;
+                Object expect = evenCleared && k % 2 == 0 ? null : weak.get(k).get();
+                check(g[i].stamp == i && g[i].value == expect, "field " + i + " " + when);
+            }
+        }
+
+        public static void main(String[] args) {
+            List<WeakReference<Box>> weak = new ArrayList<>();
+            Box[] targets = new Box[TARGETS];
+            for (int k = 0; k < TARGETS; k++) {
+                targets[k] = new Box(k);
+                weak.add(new WeakReference<>(targets[k]));
+            }
+            Held[] g = new Held[20_000];
+            for (int i = 0; i < g.length; i++) {
+                g[i] = new Held(i);
+                g[i].value = targets[i % TARGETS];
+            }
+            targets = null;
+            System.gc();   // the targets old
+            TeraHeap.tagRoot(g, 3);
+            TeraHeap.move(3);
+            System.gc();   // moved; the adjust step summarizes the cards
+            check(TeraHeap.isInH2(g[7]) && !TeraHeap.isInH2(weak.get(7).get()), "moved, the targets left in H1");
+            for (int round = 0; round < 3; round++) {
+                System.gc();   // the targets are reached only through the summarized cards
+                checkKept(g, weak, false, "full GC " + round);
+            }
+            // Compiled first (on H1 copies), so that the stores of null into the group mark no card.
+            Held[] scratch = new Held[g.length];
+            for (int i = 0; i < scratch.length; i++) {
+                scratch[i] = new Held(i);
+            }
+            for (int round = 0; round < 300; round++) {
+                clearEven(scratch);
+            }
+            clearEven(g);
+            System.gc();
+            checkKept(g, weak, true, "after the fields were cleared");
+            churn(64);
+            System.gc();
+            checkKept(g, weak, true, "after minor GCs and another full GC");
+            System.out.println("SUMMARY-ALONE-OK");
+        }
+    }
+
     /** Soft references into a live region stay; into a freed one they are cleared, never dangling. */
     public static class Soft {
         public static void main(String[] args) {
@@ -483,6 +648,16 @@ public class TestTeraHeapSemantics {
         TeraHeapProcess.runInEveryMode(TestTeraHeapSemantics.class.getName() + "$" + scenario, expect, flags);
     }
 
+    /** A scenario whose groups' cards the adjust step must summarize (so the debug log says). */
+    static void runSummarizing(String scenario, String expect) throws Exception {
+        for (OutputAnalyzer out : TeraHeapProcess.runInEveryMode(TestTeraHeapSemantics.class.getName() + "$" + scenario,
+                expect, "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
+                "-Xlog:gc+teraheap=debug")) {
+            check(out.getStdout().matches("(?s).*refer to H1, [1-9][0-9]* summarized.*"),
+                  scenario + ": the adjust step summarized cards");
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         run("Stores", "STORES-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
             "--add-exports", "jdk.unsupported/sun.misc=ALL-UNNAMED");
@@ -496,6 +671,8 @@ public class TestTeraHeapSemantics {
                   + warnings + " warnings");
         }
         run("Singletons", "SINGLETONS-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m");
+        runSummarizing("Summarized", "SUMMARIZED-OK");
+        runSummarizing("SummaryAlone", "SUMMARY-ALONE-OK");
         run("NoSharing", "NO-SHARING-OK", "-Xmx128m", "-XX:TeraHeapSize=8m", "-XX:TeraHeapRegionSize=1m");
         run("LargeNoRoom", "LARGE-NO-ROOM-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m",
             "-XX:TeraHeapRegionSize=1m");

@@ -14,6 +14,7 @@
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
@@ -107,6 +108,7 @@ void TeraHeap::prepare_marking() {
   }
   TeraHeapLiveness::prepare(_regions);
   TeraHeapEvacuation::prepare();
+  _regions->backward_targets()->begin_marking();
   // Marking reads live regions' cards, adjusting those of the regions that have some.
   TeraHeapCards::refresh(_regions, 0, _regions->in_use_count());
 }
@@ -117,6 +119,11 @@ void TeraHeap::mark_region_live(oop obj) {
 
 bool TeraHeap::mark_from_live_regions(ParCompactionManager* cm) {
   return TeraHeapLiveness::mark_from_live_region(_regions, cm) || TeraHeapEvacuation::trace(cm);
+}
+
+void TeraHeap::confirm_summaries(ParCompactionManager* cm) {
+  _regions->backward_targets()->confirm(_regions, cm);
+  cm->follow_marking_stacks();
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
@@ -312,10 +319,12 @@ public:
     // The barrier may have marked the card of the object's header rather than the field's.
     const CardTable::CardValue card = TeraHeapCards::value(p);
     const CardTable::CardValue header_card = TeraHeapCards::value(_holder);
+    // A summarized card stands for references into H1 only.
+    const bool carded = (card != TeraHeapCards::clean && card != TeraHeapCards::summarized) ||
+                        header_card == TeraHeapCards::dirty;
     if (TeraHeap::is_in_h2(o)) {
       const uint from = _regions->index_of(p);
       const uint to = _regions->index_of(o);
-      const bool carded = card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty;
       guarantee(_regions->in_use(to), "TeraHeap: H2 field " PTR_FORMAT " refers to " PTR_FORMAT
                 " in free region %u", p2i(p), p2i(o), to);
       guarantee(_regions->same_label(from, to) || carded,
@@ -335,6 +344,10 @@ public:
                 header_card == TeraHeapCards::dirty,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to young " PTR_FORMAT " but its card is %d",
                 p2i(p), p2i(o), card);
+    } else if (card == TeraHeapCards::summarized && header_card != TeraHeapCards::dirty) {
+      guarantee(_regions->backward_targets()->contains(_regions->index_of(p), o),
+                "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " on a summarized card, "
+                "but its region does not remember it", p2i(p), p2i(o));
     } else {
       guarantee(card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " but its card is clean", p2i(p), p2i(o));

@@ -12,6 +12,7 @@
 #include "gc/parallel/psScavenge.inline.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
@@ -235,8 +236,9 @@ protected:
   TeraHeapRegions* _regions;
   uint _region;
   bool _young;
-  bool _old;    // the old generation, or another label's H2 regions
-  bool _h1;     // either generation
+  bool _old;      // the old generation
+  bool _linked;   // another label's H2 regions
+  bool _h1;       // either generation
 
   template <class T> static oop load(T* p) {
     T heap_oop = RawAccess<>::oop_load(p);
@@ -246,19 +248,19 @@ protected:
   // looked at again by every full GC, so their cards must not be clean.
   void link(oop target) {
     if (!_regions->add_dependency(_region, _regions->index_of(target))) {
-      _old = true;
+      _linked = true;
     }
   }
 
 public:
-  TeraHeapCardClosure(TeraHeapRegions* regions) : _regions(regions), _region(0), _young(false), _old(false), _h1(false) {}
+  TeraHeapCardClosure(TeraHeapRegions* regions) : _regions(regions), _region(0), _young(false), _old(false), _linked(false), _h1(false) {}
   void start_card(MemRegion card) {
     _region = _regions->index_of(card.start());
-    _young = _old = _h1 = false;
+    _young = _old = _linked = _h1 = false;
   }
   bool refers_to_h1() const { return _h1; }
   TeraHeapCards::CardValue state() const {
-    return _young ? TeraHeapCards::youngergen : (_old ? TeraHeapCards::oldgen : TeraHeapCards::clean);
+    return _young ? TeraHeapCards::youngergen : (_old || _linked ? TeraHeapCards::oldgen : TeraHeapCards::clean);
   }
 };
 
@@ -294,10 +296,15 @@ void TeraHeapCards::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, u
   const int k_from = (int)((size_t)n * worker_id / workers);
   const int k_end = (int)((size_t)n * (worker_id + 1) / workers);
   refresh(regions, k_from, k_end);
+  TeraHeapBackwardTargets* targets = regions->backward_targets();
   for (int k = k_from; k < k_end; k++) {
-    walk_cards(regions, regions->in_use_region(k), true,
+    const uint r = regions->in_use_region(k);
+    walk_cards(regions, r, true,
                [](CardValue v) { return v == dirty || v == youngergen; },
                [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+                 if (*card == dirty) {
+                   targets->note_written(r);
+                 }
                  cl.start_card(mr);
                  iterate_fields(obj, mr, &cl);
                  // Written before the young referents are copied: copying can
@@ -334,29 +341,58 @@ public:
 
 // Cards read by this full GC, for the debug log: by marking, per state
 // (dirty, youngergen, oldgen); by the adjust step, and of those, how many
-// hold references into H1.
+// hold references into H1 and how many it summarized.
 static volatile size_t _marked_by_state[3] = {0, 0, 0};
 static volatile size_t _adjusted = 0;
 static volatile size_t _adjusted_h1 = 0;
+static volatile size_t _summarized = 0;
 
 static int state_index(TeraHeapCards::CardValue v) {
-  return v == TeraHeapCards::dirty ? 0 : (v == TeraHeapCards::youngergen ? 1 : 2);
+  return v == TeraHeapCards::dirty ? 0 : (v == TeraHeapCards::youngergen ? 1 : 2);   // summarized: oldgen
+}
+
+// Whether the program wrote a card of start region r since the last collection.
+static bool has_dirty_card(TeraHeapRegions* regions, uint r) {
+  const MemRegion used = regions->used(r);
+  if (used.is_empty()) {
+    return false;
+  }
+  CardTable::CardValue* const end = end_card(used);
+  for (CardTable::CardValue* card = first_card(used); card < end; ) {
+    CardTable::CardValue* const page_end = MIN2(end, align_down(card, os::vm_page_size()) + os::vm_page_size());
+    if (TeraHeapCardResidency::is_resident(card) && memchr(card, TeraHeapCards::dirty, page_end - card) != NULL) {
+      return true;
+    }
+    card = page_end;
+  }
+  return false;
 }
 
 void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
   TeraHeapMarkClosure cl(cm, regions);
+  TeraHeapBackwardTargets* targets = regions->backward_targets();
+  if (!targets->is_empty(region) && has_dirty_card(regions, region)) {
+    targets->note_written(region);
+  }
+  const bool skip_summarized = targets->may_skip(region);
+  if (!targets->is_empty(region) && !skip_summarized) {
+    targets->set_stale(region);   // read now: remembered anew by the adjust step
+  }
   bool found = false;
   size_t counts[3] = {0, 0, 0};
   walk_cards(regions, region, true,
-             [](CardValue v) { return v != clean; },
+             [&](CardValue v) { return v != clean && (!skip_summarized || v != summarized); },
              [&](CardValue* card, MemRegion mr, HeapWord* obj) {
                found = true;
                counts[state_index(*card)]++;
                cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
              });
+  if (skip_summarized) {
+    targets->list_skipped(region);
+  }
   // A region whose cards are all clean has nothing for the adjust step.
-  regions->set_has_cards(region, found);
+  regions->set_has_cards(region, found || !targets->is_empty(region));
   for (int i = 0; i < 3; i++) {
     if (counts[i] > 0) {
       Atomic::add(&_marked_by_state[i], counts[i]);
@@ -364,23 +400,70 @@ void TeraHeapCards::mark(TeraHeapRegions* regions, uint region, ParCompactionMan
   }
 }
 
+void TeraHeapCards::mark_summarized(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
+  TeraHeapMarkClosure cl(cm, regions);
+  walk_cards(regions, region, false,
+             [](CardValue v) { return v == summarized; },
+             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+               cl.start_card(mr);
+               iterate_fields(obj, mr, &cl);
+             });
+}
+
 void TeraHeapCards::log_cards_read() {
   log_debug(gc, teraheap)("Read H2's cards: marking " SIZE_FORMAT " (dirty " SIZE_FORMAT ", youngergen " SIZE_FORMAT
-                          ", oldgen " SIZE_FORMAT "), adjust " SIZE_FORMAT " (" SIZE_FORMAT " refer to H1)",
+                          ", oldgen " SIZE_FORMAT "), adjust " SIZE_FORMAT " (" SIZE_FORMAT " refer to H1, " SIZE_FORMAT " summarized)",
                           _marked_by_state[0] + _marked_by_state[1] + _marked_by_state[2], _marked_by_state[0],
-                          _marked_by_state[1], _marked_by_state[2], _adjusted, _adjusted_h1);
+                          _marked_by_state[1], _marked_by_state[2], _adjusted, _adjusted_h1, _summarized);
   for (int i = 0; i < 3; i++) {
     _marked_by_state[i] = 0;
   }
   _adjusted = 0;
   _adjusted_h1 = 0;
+  _summarized = 0;
 }
 
 class TeraHeapAdjustClosure : public TeraHeapCardClosure {
+  static const uint max_card_targets = 64;
+
   ParCompactionManager* _cm;
+  oop  _card_targets[max_card_targets];   // the card's old referents, at their new addresses
+  uint _card_target_count;
+  bool _card_targets_overflow;
+
+  void remember(oop o) {
+    if (_card_target_count > 0 && _card_targets[_card_target_count - 1] == o) {
+      return;
+    }
+    if (_card_target_count == max_card_targets) {
+      _card_targets_overflow = true;
+      return;
+    }
+    _card_targets[_card_target_count++] = o;
+  }
+
 public:
   TeraHeapAdjustClosure(ParCompactionManager* cm, TeraHeapRegions* regions) :
-    TeraHeapCardClosure(regions), _cm(cm) {}
+    TeraHeapCardClosure(regions), _cm(cm), _card_target_count(0), _card_targets_overflow(false) {}
+
+  void start_card(MemRegion card) {
+    TeraHeapCardClosure::start_card(card);
+    _card_target_count = 0;
+    _card_targets_overflow = false;
+  }
+  // Whether the card just read can be summarized: it refers outside its
+  // label only to old objects, which `region` now remembers.
+  bool summarize(TeraHeapBackwardTargets* targets, uint region) const {
+    if (!_old || _young || _linked || _card_targets_overflow) {
+      return false;
+    }
+    for (uint i = 0; i < _card_target_count; i++) {
+      if (!targets->add(region, _card_targets[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   template <class T> void do_oop_work(T* p) {
     PSParallelCompact::adjust_pointer(p, _cm);
@@ -396,6 +479,7 @@ public:
         _young = true;
       } else {
         _old = true;
+        remember(o);
       }
     }
   }
@@ -414,26 +498,44 @@ public:
     AbstractGangTask("TeraHeap adjust H2"), _regions(regions), _next(0) {}
 
   void work(uint worker_id) {
-    TeraHeapAdjustClosure cl(ParCompactionManager::gc_thread_compaction_manager(worker_id), _regions);
+    ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(worker_id);
+    TeraHeapAdjustClosure cl(cm, _regions);
+    TeraHeapBackwardTargets* targets = _regions->backward_targets();
     size_t count = 0;
     size_t count_h1 = 0;
+    size_t count_summarized = 0;
     for (int k = Atomic::fetch_and_add(&_next, 1); k < _regions->in_use_count(); k = Atomic::fetch_and_add(&_next, 1)) {
       const uint r = _regions->in_use_region(k);
       if (!_regions->has_cards(r)) {
         continue;
       }
+      // Summarized cards are read only if an object the region remembers
+      // moves, or the region is stale; then what they refer to is
+      // remembered anew. (A stale region's objects were not marked for it.)
+      const bool reread = targets->is_stale(r) || targets->any_moves(r, cm);
+      if (reread) {
+        targets->clear(r);
+      }
       walk_cards(_regions, r, false,
-                 [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+                 [&](TeraHeapCards::CardValue v) {
+                   return v != TeraHeapCards::clean && (reread || v != TeraHeapCards::summarized);
+                 },
                  [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
                    count++;
                    cl.start_card(mr);
                    iterate_fields(obj, mr, &cl);
                    count_h1 += cl.refers_to_h1() ? 1 : 0;
-                   *card = cl.state();
+                   if (cl.summarize(targets, r)) {
+                     *card = TeraHeapCards::summarized;
+                     count_summarized++;
+                   } else {
+                     *card = cl.state();
+                   }
                  });
     }
     Atomic::add(&_adjusted, count);
     Atomic::add(&_adjusted_h1, count_h1);
+    Atomic::add(&_summarized, count_summarized);
   }
 };
 

@@ -22,6 +22,9 @@ class TeraHeapRegions;
 //   dirty       a mutator wrote a field (or the object was just moved)
 //   youngergen  some field refers to the young generation
 //   oldgen      fields refer to the old generation, none to the young one
+//               (or to another label's regions)
+//   summarized  fields refer to old objects that the region remembers
+//               (TeraHeapBackwardTargets), and to nothing else outside it
 class TeraHeapCards : AllStatic {
 public:
   typedef CardTable::CardValue CardValue;
@@ -29,6 +32,7 @@ public:
   static const CardValue dirty = 0;               // CardTable::dirty_card, what the barrier writes
   static const CardValue youngergen = 3;   // PSCardTable::youngergen_card
   static const CardValue oldgen = 5;
+  static const CardValue summarized = 9;
 
   // H2's cards are reserved with the card table and committed only for
   // regions in use (TeraHeapTablePages): commit before a region is filled,
@@ -61,14 +65,18 @@ public:
   // between H2 regions.
   static void scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers);
 
-  // Full GC: the non-clean cards of `region`, a live one, are a source of roots.
+  // Full GC: the non-clean cards of `region`, a live one, are a source of
+  // roots; its summarized cards may be left for TeraHeapBackwardTargets::confirm.
   static void mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
+  // Full GC: marks what the summarized cards of `region` refer to.
+  static void mark_summarized(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
 
   // Full GC, after the new addresses are known: updates the H1 referents of
-  // every non-clean card and sets each card's state from what it refers to.
-  // On all GC workers, a region at a time.
+  // every non-clean card and sets each card's state from what it refers to,
+  // summarizing those it can. A summarized card is read again only if an
+  // object its region remembers moves. On all GC workers, a region at a time.
   static void adjust(TeraHeapRegions* regions);
-  // How many cards this full GC's marking and adjust step read (debug log).
+  // How many cards this full GC's marking and adjust step read, by state.
   static void log_cards_read();
 };
 

@@ -5,6 +5,7 @@
 #include "precompiled.hpp"
 #include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psCardTable.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
@@ -33,7 +34,8 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _regions_in_use(0),
     _storage_full(false),
     _in_use(16),
-    _object_starts(new TeraHeapObjectStarts(h2)) {
+    _object_starts(new TeraHeapObjectStarts(h2)),
+    _backward_targets(new TeraHeapBackwardTargets(_count)) {
   _top = NEW_C_HEAP_ARRAY(HeapWord*, _count, mtGC);
   _label = NEW_C_HEAP_ARRAY(jlong, _count, mtGC);
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
@@ -129,9 +131,14 @@ void TeraHeapRegions::close_label(jlong label) {
 // Regions just marked free give back their tables' pages (those that no
 // region in use shares) now, and their storage soon, outside the pause.
 void TeraHeapRegions::release(MemRegion mr) {
+  const uint first = raw_index_of(mr.start());
+  const uint end = first + (uint)(mr.word_size() / _region_words);
   TeraHeapCards::release(mr, this);
   _object_starts->release(mr, this);
-  _releaser->release(raw_index_of(mr.start()), raw_index_of(mr.start()) + (uint)(mr.word_size() / _region_words));
+  for (uint i = first; i < end; i++) {
+    _backward_targets->clear(i);
+  }
+  _releaser->release(first, end);
 }
 
 // Contiguous regions of its own for an object larger than a region; the last

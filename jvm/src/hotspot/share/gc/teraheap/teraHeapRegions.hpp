@@ -12,6 +12,7 @@
 
 class Klass;
 class Mutex;
+class TeraHeapBackwardTargets;
 class TeraHeapFile;
 class TeraHeapObjectStarts;
 class TeraHeapStorageReleaser;
@@ -71,6 +72,7 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   GrowableArrayCHeap<uint, mtGC> _in_use;
 
   TeraHeapObjectStarts* _object_starts;
+  TeraHeapBackwardTargets* _backward_targets;
 
   bool is_free(uint i) const { return _top[i] == NULL; }
   bool claim_free_run(uint n, uint* first);
@@ -100,6 +102,7 @@ public:
   }
   jlong label(uint i) const { return _label[i]; }
   TeraHeapObjectStarts* object_starts() { return _object_starts; }
+  TeraHeapBackwardTargets* backward_targets() { return _backward_targets; }
   void threads_do(ThreadClosure* tc) const;
   // Start regions in use: in_use_region(k) for k below in_use_count().
   int in_use_count() const { return _in_use.length(); }
