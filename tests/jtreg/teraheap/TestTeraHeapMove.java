@@ -348,9 +348,9 @@ public class TestTeraHeapMove {
         }
     }
 
-    // "Read H2's cards: marking M (...), adjust N (H refer to H1)": the first full GC that read
-    // any card in its adjust step is the one that moved the group.
-    private static final Pattern CARDS_READ = Pattern.compile("Read H2's cards: .*adjust (\\d+) \\((\\d+) refer to H1\\)");
+    // "Read H2's cards: marking M (...), adjust N (H refer to H1, S summarized)": the first full
+    // GC that read any card in its adjust step is the one that moved the group.
+    private static final Pattern CARDS_READ = Pattern.compile("Read H2's cards: .*adjust (\\d+) \\((\\d+) refer to H1, \\d+ summarized\\)");
 
     public static void main(String[] args) throws Exception {
         TeraHeapProcess.runInEveryMode(Scenario.class.getName(), "SCENARIO-OK",
