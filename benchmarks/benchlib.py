@@ -13,6 +13,10 @@ import sys
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup/memory")
+BLKIO_ROOT = Path("/sys/fs/cgroup/blkio")
+# A read limit no device reaches: cgroup v1 keeps a group's per-device byte counts only for
+# devices that have a throttling rule.
+UNREACHED_BPS = 1 << 50
 
 
 def die(msg):
@@ -73,6 +77,47 @@ class MemoryCap:
                 pass
 
 
+class DiskReads:
+    """A v1 blkio cgroup counting the bytes a run's processes read from the disks (page faults and
+    their read-ahead included; the page cache's write-back is not theirs in cgroup v1, so only reads
+    are counted)."""
+
+    def __init__(self, name):
+        self.path = None
+        if os.geteuid() != 0 or not (BLKIO_ROOT / "cgroup.procs").exists():
+            return
+        self.path = BLKIO_ROOT / "teraheap-bench" / name
+        self.path.mkdir(parents=True, exist_ok=True)
+        for dev in Path("/sys/block").glob("*/dev"):
+            try:
+                (self.path / "blkio.throttle.read_bps_device").write_text(
+                    f"{dev.read_text().strip()} {UNREACHED_BPS}")
+            except OSError:
+                pass
+
+    def enter(self):
+        if self.path:
+            (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def read_mb(self):
+        """MB read from the disks, or '' where nothing could count them."""
+        if not self.path:
+            return ""
+        total = 0
+        for line in (self.path / "blkio.throttle.io_service_bytes_recursive").read_text().splitlines():
+            fields = line.split()
+            if len(fields) == 3 and fields[1] == "Read":
+                total += int(fields[2])
+        return str(mb(total))
+
+    def close(self):
+        if self.path:
+            try:
+                self.path.rmdir()
+            except OSError:
+                pass
+
+
 def gc_times(log):
     """Minor and major GC pause seconds from the unified GC log."""
     minor = major = 0.0
@@ -97,12 +142,18 @@ class CappedRun:
 
     def __init__(self, cmd, run_dir, log, cap, timeout):
         limit = MemoryCap(run_dir.name, cap)
+        reads = DiskReads(run_dir.name)
+
+        def enter():
+            limit.enter()
+            reads.enter()
+
         with open(log, "w") as out:
             out.write(" ".join(cmd) + "\n")
             out.flush()
             try:
                 proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=out, text=True,
-                                      cwd=run_dir, preexec_fn=limit.enter, timeout=timeout)
+                                      cwd=run_dir, preexec_fn=enter, timeout=timeout)
                 self.stdout, self.code = proc.stdout, proc.returncode
             except subprocess.TimeoutExpired as e:
                 self.stdout, self.code = e.stdout or "", None
@@ -110,7 +161,9 @@ class CappedRun:
                     self.stdout = self.stdout.decode(errors="replace")
             out.write(self.stdout)
         self.peak, self.major_faults = limit.peak(), limit.major_faults()
+        self.read_mb = reads.read_mb()
         limit.close()
+        reads.close()
         self.text = log.read_text(errors="replace")
         self.crashed = False
         for crash in run_dir.glob("hs_err_pid*.log"):

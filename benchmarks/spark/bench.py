@@ -82,7 +82,7 @@ CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th":
                 "thd": "TeraHeap, dynamic H1"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
-          "peak_mb", "checksum", "tolerance", "log", "major_faults"]
+          "peak_mb", "checksum", "tolerance", "log", "major_faults", "read_mb"]
 
 # Stack frames that are serialization or deserialization (Kryo's read and write paths, and
 # Spark's streams around them), as the papers' profiler attributed S/D time.
@@ -181,12 +181,12 @@ def run(args):
            "cached_mb": f"{int(result.get('cached_bytes', 0)) / 2**20:.1f}",
            "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
            "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
-           "major_faults": faults}
+           "major_faults": faults, "read_mb": capped.read_mb}
     append_row(Path(args.csv), row)
     shutil.rmtree(run_dir, ignore_errors=True)
     print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
           f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
-          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
+          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, read {capped.read_mb or '-'} MB, "
           f"checksum {row['checksum']}")
     return status == "ok"
 
@@ -413,6 +413,26 @@ def table(args):
     if ratios:
         gm = statistics.geometric_mean(ratios)
         print(f"\nGeometric mean of best Spark-SD / TeraHeap over {len(ratios)} workloads: {gm:.2f}")
+    disk_table(rows)
+
+
+def disk_table(rows):
+    """What each configuration read from the disks per run (medians), where the CSV counted it:
+    a configuration that reads as much as another at the device's speed cannot be much faster."""
+    counted = [r for r in rows if r.get("read_mb") and r["status"] == "ok"]
+    if not counted:
+        return
+    print("\n| workload | configuration | read from disk (MB) | read / wall time (MB/s) | major faults |")
+    print("| --- " * 5 + "|")
+    for w in WORKLOADS + EXTRA_WORKLOADS:
+        for c in CONFIGS + EXTRA_CONFIGS:
+            rs = [r for r in counted if r["workload"] == w and r["config"] == c]
+            if not rs:
+                continue
+            read = statistics.median(float(r["read_mb"]) for r in rs)
+            rate = statistics.median(float(r["read_mb"]) / float(r["wall_s"]) for r in rs)
+            faults = statistics.median(float(r["major_faults"] or 0) for r in rs)
+            print(f"| {w} | {CONFIG_NAMES[c]} | {read:.0f} | {rate:.0f} | {faults:.0f} |")
 
 
 def main():
