@@ -341,11 +341,14 @@ public:
 
 // Cards read by this full GC, for the debug log: by marking, per state
 // (dirty, youngergen, oldgen); by the adjust step, and of those, how many
-// hold references into H1 and how many it summarized.
+// hold references into H1 and how many it summarized; of those referring
+// to old objects that it did not summarize, why not (see Unsummarized).
 static volatile size_t _marked_by_state[3] = {0, 0, 0};
 static volatile size_t _adjusted = 0;
 static volatile size_t _adjusted_h1 = 0;
 static volatile size_t _summarized = 0;
+enum Unsummarized { refers_to_young, links_other_label, too_many_targets, region_set_full, unsummarized_reasons };
+static volatile size_t _unsummarized[unsummarized_reasons] = {0, 0, 0, 0};
 
 static int state_index(TeraHeapCards::CardValue v) {
   return v == TeraHeapCards::dirty ? 0 : (v == TeraHeapCards::youngergen ? 1 : 2);   // summarized: oldgen
@@ -421,6 +424,18 @@ void TeraHeapCards::log_cards_read() {
   _adjusted = 0;
   _adjusted_h1 = 0;
   _summarized = 0;
+  if (_unsummarized[refers_to_young] + _unsummarized[links_other_label] +
+      _unsummarized[too_many_targets] + _unsummarized[region_set_full] > 0) {
+    log_debug(gc, teraheap)("Cards referring to old objects left unsummarized: " SIZE_FORMAT " also refer to young objects, "
+                            SIZE_FORMAT " to other labels' regions, " SIZE_FORMAT " to more than a card remembers, "
+                            SIZE_FORMAT " in regions that remember " UINT32_FORMAT " objects already",
+                            _unsummarized[refers_to_young], _unsummarized[links_other_label],
+                            _unsummarized[too_many_targets], _unsummarized[region_set_full],
+                            TeraHeapBackwardTargets::max_targets);
+  }
+  for (int i = 0; i < unsummarized_reasons; i++) {
+    _unsummarized[i] = 0;
+  }
 }
 
 class TeraHeapAdjustClosure : public TeraHeapCardClosure {
@@ -452,13 +467,19 @@ public:
     _card_targets_overflow = false;
   }
   // Whether the card just read can be summarized: it refers outside its
-  // label only to old objects, which `region` now remembers.
-  bool summarize(TeraHeapBackwardTargets* targets, uint region) const {
-    if (!_old || _young || _linked || _card_targets_overflow) {
+  // label only to old objects, which `region` now remembers. If it refers to
+  // old objects and cannot be, counts why in `why_not`.
+  bool summarize(TeraHeapBackwardTargets* targets, uint region, size_t* why_not) const {
+    if (!_old) {
+      return false;
+    }
+    if (_young || _linked || _card_targets_overflow) {
+      why_not[_young ? refers_to_young : (_linked ? links_other_label : too_many_targets)]++;
       return false;
     }
     for (uint i = 0; i < _card_target_count; i++) {
       if (!targets->add(region, _card_targets[i])) {
+        why_not[region_set_full]++;
         return false;
       }
     }
@@ -504,6 +525,7 @@ public:
     size_t count = 0;
     size_t count_h1 = 0;
     size_t count_summarized = 0;
+    size_t why_not[unsummarized_reasons] = {0, 0, 0, 0};
     for (int k = Atomic::fetch_and_add(&_next, 1); k < _regions->in_use_count(); k = Atomic::fetch_and_add(&_next, 1)) {
       const uint r = _regions->in_use_region(k);
       if (!_regions->has_cards(r)) {
@@ -525,7 +547,7 @@ public:
                    cl.start_card(mr);
                    iterate_fields(obj, mr, &cl);
                    count_h1 += cl.refers_to_h1() ? 1 : 0;
-                   if (cl.summarize(targets, r)) {
+                   if (cl.summarize(targets, r, why_not)) {
                      *card = TeraHeapCards::summarized;
                      count_summarized++;
                    } else {
@@ -536,6 +558,11 @@ public:
     Atomic::add(&_adjusted, count);
     Atomic::add(&_adjusted_h1, count_h1);
     Atomic::add(&_summarized, count_summarized);
+    for (int i = 0; i < unsummarized_reasons; i++) {
+      if (why_not[i] > 0) {
+        Atomic::add(&_unsummarized[i], why_not[i]);
+      }
+    }
   }
 };
 
