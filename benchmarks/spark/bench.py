@@ -186,8 +186,8 @@ def run(args):
     shutil.rmtree(run_dir, ignore_errors=True)
     print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
           f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
-          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, read {capped.read_mb or '-'} MB, "
-          f"checksum {row['checksum']}")
+          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
+          f"read {capped.read_mb or '-'} MB, checksum {row['checksum']}")
     return status == "ok"
 
 

@@ -424,8 +424,11 @@ void TeraHeapCards::log_cards_read() {
   _adjusted = 0;
   _adjusted_h1 = 0;
   _summarized = 0;
-  if (_unsummarized[refers_to_young] + _unsummarized[links_other_label] +
-      _unsummarized[too_many_targets] + _unsummarized[region_set_full] > 0) {
+  size_t unsummarized = 0;
+  for (int i = 0; i < unsummarized_reasons; i++) {
+    unsummarized += _unsummarized[i];
+  }
+  if (unsummarized > 0) {
     log_debug(gc, teraheap)("Cards referring to old objects left unsummarized: " SIZE_FORMAT " also refer to young objects, "
                             SIZE_FORMAT " to other labels' regions, " SIZE_FORMAT " to more than a card remembers, "
                             SIZE_FORMAT " in regions that remember " UINT32_FORMAT " objects already",
