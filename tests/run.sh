@@ -49,6 +49,7 @@ if [ "$failed" -ne 0 ]; then
     grep -n -E 'failed: |Exception|fatal error|hs_err|Exit: [1-9]' "$jtr" | head -20
     grep -E '^test result: ' "$jtr"
   done
+  print_crash_reports build/jtreg/work
   echo "Failed test logs: build/jtreg/work/ (*.jtr)"
 fi
 echo "JVM tests: $passed passed, $failed failed"

@@ -41,3 +41,16 @@ sync_dir() {
   (cd "$from" && find . -type f) | while read -r f; do sync_file "$from/$f" "$to/$f" >/dev/null; done
   (cd "$to" && find . -type f) | while read -r f; do [ -e "$from/$f" ] || rm -f "$to/$f"; done
 }
+
+# The heart of each JVM crash report under directory $1: what failed, where, and the first native
+# and Java frames. CI keeps what tests print, not their work directories.
+print_crash_reports() {
+  local f
+  for f in $(find "$1" -name 'hs_err_pid*.log' 2>/dev/null | head -3); do
+    echo "---- $f ----"
+    sed -n '/^# A fatal error/,/^# If you would like/p' "$f" | grep -v -E '^#\s*$|^# If you would' | head -12
+    grep -m1 -E '^Current thread' "$f"
+    sed -n '/^Native frames:/,/^$/p' "$f" | head -25
+    sed -n '/^Java frames:/,/^$/p' "$f" | head -10
+  done
+}

@@ -52,6 +52,7 @@ explain() {   # explain <jtreg work dir>
     grep -n -E 'Exception in thread|Error: |fatal error|hs_err|exit code|[Tt]imed out|^result: ' "$jtr" | grep -v 'result: Passed' | head -20 | cut -c1-400
     grep -E '^test result: ' "$jtr"
   done
+  print_crash_reports "$1"
 }
 mkdir -p "$OUT"
 # Every other of the evacuations the stress mode causes runs out of H2 halfway through its copy.

@@ -399,7 +399,10 @@ public class TestTeraHeapSemantics {
      * keep them while the fields hold them. Once the fields that refer to half of them are cleared
      * by compiled code, which marks no card for a stored null (so the region's summary still
      * names them), the next full GC collects that half and clears their weak references, and the
-     * other half stays where the fields find it.
+     * other half stays where the fields find it. Before each full GC, each target gets a weak
+     * reference that only it reaches, to an object nothing else reaches: found by the marking
+     * that reads the summarized cards again, it is discovered as any other (with two GC threads,
+     * on the list of the thread that found it) and cleared.
      */
     public static class SummaryAlone {
         static final int TARGETS = 100;
@@ -419,12 +422,23 @@ public class TestTeraHeapSemantics {
                     check(b == null, "target " + k + " collected once no field refers to it, " + when);
                 } else {
                     check(b != null && b.stamp == k, "target " + k + " kept by the fields in H2, " + when);
+                    check(b.value instanceof WeakReference && ((WeakReference<?>) b.value).get() == null,
+                          "target " + k + "'s own weak reference cleared, " + when);
                 }
             }
             for (int i = 0; i < g.length; i++) {
                 int k = i % TARGETS;
                 Object expect = evenCleared && k % 2 == 0 ? null : weak.get(k).get();
                 check(g[i].stamp == i && g[i].value == expect, "field " + i + " " + when);
+            }
+        }
+
+        static void armWeak(List<WeakReference<Box>> weak) {
+            for (WeakReference<Box> w : weak) {
+                Box b = w.get();
+                if (b != null) {
+                    b.value = new WeakReference<>(new Box(-b.stamp));
+                }
             }
         }
 
@@ -447,6 +461,7 @@ public class TestTeraHeapSemantics {
             System.gc();   // moved; the adjust step summarizes the cards
             check(TeraHeap.isInH2(g[7]) && !TeraHeap.isInH2(weak.get(7).get()), "moved, the targets left in H1");
             for (int round = 0; round < 3; round++) {
+                armWeak(weak);
                 System.gc();   // the targets are reached only through the summarized cards
                 checkKept(g, weak, false, "full GC " + round);
             }
@@ -459,9 +474,11 @@ public class TestTeraHeapSemantics {
                 clearEven(scratch);
             }
             clearEven(g);
+            armWeak(weak);
             System.gc();
             checkKept(g, weak, true, "after the fields were cleared");
             churn(64);
+            armWeak(weak);
             System.gc();
             checkKept(g, weak, true, "after minor GCs and another full GC");
             System.out.println("SUMMARY-ALONE-OK");
@@ -652,7 +669,7 @@ public class TestTeraHeapSemantics {
     static List<OutputAnalyzer> runSummarizing(String scenario, String expect) throws Exception {
         List<OutputAnalyzer> outs = TeraHeapProcess.runInEveryMode(TestTeraHeapSemantics.class.getName() + "$" + scenario,
                 expect, "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
-                "-Xlog:gc+teraheap=debug");
+                "-XX:ParallelGCThreads=2", "-Xlog:gc+teraheap=debug");
         for (OutputAnalyzer out : outs) {
             check(out.getStdout().matches("(?s).*refer to H1, [1-9][0-9]* summarized.*"),
                   scenario + ": the adjust step summarized cards");

@@ -121,9 +121,8 @@ bool TeraHeap::mark_from_live_regions(ParCompactionManager* cm) {
   return TeraHeapLiveness::mark_from_live_region(_regions, cm) || TeraHeapEvacuation::trace(cm);
 }
 
-void TeraHeap::confirm_summaries(ParCompactionManager* cm) {
-  _regions->backward_targets()->confirm(_regions, cm);
-  cm->follow_marking_stacks();
+void TeraHeap::confirm_summaries() {
+  _regions->backward_targets()->confirm(_regions);
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {

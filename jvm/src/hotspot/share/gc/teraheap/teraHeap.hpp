@@ -77,8 +77,9 @@ public:
   // that marking made live into `cm`'s stacks. False if none was waiting.
   // Full GC, after the parallel marking from roots, before reference
   // processing: regions whose summarized cards marking skipped are checked
-  // (TeraHeapBackwardTargets), and what they lead to is marked.
-  static void confirm_summaries(ParCompactionManager* cm);
+  // (TeraHeapBackwardTargets), and what they lead to is marked by the GC
+  // workers.
+  static void confirm_summaries();
   static bool mark_from_live_regions(ParCompactionManager* cm);
   static bool is_alive_in_h2(oop obj);
   static void collect();

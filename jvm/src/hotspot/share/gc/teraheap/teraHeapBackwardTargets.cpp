@@ -3,11 +3,14 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psCompactionManager.inline.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "oops/oop.inline.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/mutexLocker.hpp"
 
 static const uint initial_capacity = 16;
@@ -76,9 +79,33 @@ void TeraHeapBackwardTargets::list_skipped(uint region) {
   _listed.append(region);
 }
 
-void TeraHeapBackwardTargets::confirm(TeraHeapRegions* regions, ParCompactionManager* cm) {
+// Reads the summarized cards of the given regions, claimed one at a time, and
+// marks what they lead to. On the GC workers, never the VM thread: marking
+// discovers references, and a parallel marking's discovery files each on
+// the list of the worker that found it.
+class TeraHeapMarkSummarizedTask : public AbstractGangTask {
+  TeraHeapRegions* const _regions;
+  const GrowableArrayCHeap<uint, mtGC>& _stale;
+  volatile int _next;
+
+public:
+  TeraHeapMarkSummarizedTask(TeraHeapRegions* regions, const GrowableArrayCHeap<uint, mtGC>& stale) :
+    AbstractGangTask("TeraHeap mark summarized cards"), _regions(regions), _stale(stale), _next(0) {}
+
+  void work(uint worker_id) {
+    ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(worker_id);
+    for (int k = Atomic::fetch_and_add(&_next, 1); k < _stale.length(); k = Atomic::fetch_and_add(&_next, 1)) {
+      TeraHeapCards::mark_summarized(_regions, _stale.at(k), cm);
+    }
+    cm->follow_marking_stacks();
+  }
+};
+
+void TeraHeapBackwardTargets::confirm(TeraHeapRegions* regions) {
+  // From here on no region lists itself: the list is only read below.
   _skipping = false;
   ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+  int stale = 0;
   for (int k = 0; k < _listed.length(); k++) {
     const uint r = _listed.at(k);
     const Set* s = &_sets[r];
@@ -88,8 +115,13 @@ void TeraHeapBackwardTargets::confirm(TeraHeapRegions* regions, ParCompactionMan
     }
     if (!all_marked) {
       set_stale(r);
-      TeraHeapCards::mark_summarized(regions, r, cm);
+      _listed.at_put(stale++, r);
     }
+  }
+  _listed.trunc_to(stale);
+  if (stale > 0) {
+    TeraHeapMarkSummarizedTask task(regions, _listed);
+    ParallelScavengeHeap::heap()->workers().run_task(&task);
   }
   _listed.clear();
 }

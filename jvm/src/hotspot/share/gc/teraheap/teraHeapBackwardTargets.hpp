@@ -82,13 +82,13 @@ public:
   size_t count(uint region) const { return _sets[region].count; }
   // Full GC marking. Before it: summarized cards may be skipped; whether a
   // live region's may; a region whose summarized cards were skipped; after
-  // the marking from roots: checks the listed regions, reading the
-  // summarized cards of those with an unmarked object into `cm` (the caller
-  // then drains it), and from then on no summarized card is skipped.
+  // the marking from roots: checks the listed regions, and has the GC
+  // workers read the summarized cards of those with an unmarked object and
+  // mark what they lead to; from then on no summarized card is skipped.
   void begin_marking() { _skipping = true; }
   bool may_skip(uint region) const { return _skipping && _sets[region].count > 0 && !_sets[region].stale; }
   void list_skipped(uint region);
-  void confirm(TeraHeapRegions* regions, ParCompactionManager* cm);
+  void confirm(TeraHeapRegions* regions);
   // Full GC, once new addresses are known: whether any remembered object of a
   // region that is not stale (so all were marked) moves.
   bool any_moves(uint region, ParCompactionManager* cm) const;
