@@ -400,9 +400,9 @@ public class TestTeraHeapSemantics {
      * by compiled code, which marks no card for a stored null (so the region's summary still
      * names them), the next full GC collects that half and clears their weak references, and the
      * other half stays where the fields find it. Before each full GC, each target gets a weak
-     * reference that only it reaches, to an object nothing else reaches: found by the marking
-     * that reads the summarized cards again, it is discovered as any other (with two GC threads,
-     * on the list of the thread that found it) and cleared.
+     * reference that only it reaches, to an old object nothing else reaches (so the scavenge
+     * before the full GC leaves it): found by the marking that reads the summarized cards
+     * again, it is discovered as any other (by the GC worker that found it) and cleared.
      */
     public static class SummaryAlone {
         static final int TARGETS = 100;
@@ -433,13 +433,16 @@ public class TestTeraHeapSemantics {
             }
         }
 
-        static void armWeak(List<WeakReference<Box>> weak) {
+        static Box[][] referents;   // old, one set per full GC, dropped as it is handed out
+
+        static void armWeak(List<WeakReference<Box>> weak, int gc) {
             for (WeakReference<Box> w : weak) {
                 Box b = w.get();
                 if (b != null) {
-                    b.value = new WeakReference<>(new Box(-b.stamp));
+                    b.value = new WeakReference<>(referents[gc][(int) b.stamp]);
                 }
             }
+            referents[gc] = null;
         }
 
         public static void main(String[] args) {
@@ -448,6 +451,12 @@ public class TestTeraHeapSemantics {
             for (int k = 0; k < TARGETS; k++) {
                 targets[k] = new Box(k);
                 weak.add(new WeakReference<>(targets[k]));
+            }
+            referents = new Box[5][TARGETS];
+            for (Box[] set : referents) {
+                for (int k = 0; k < TARGETS; k++) {
+                    set[k] = new Box(-k);
+                }
             }
             Held[] g = new Held[20_000];
             for (int i = 0; i < g.length; i++) {
@@ -461,7 +470,7 @@ public class TestTeraHeapSemantics {
             System.gc();   // moved; the adjust step summarizes the cards
             check(TeraHeap.isInH2(g[7]) && !TeraHeap.isInH2(weak.get(7).get()), "moved, the targets left in H1");
             for (int round = 0; round < 3; round++) {
-                armWeak(weak);
+                armWeak(weak, round);
                 System.gc();   // the targets are reached only through the summarized cards
                 checkKept(g, weak, false, "full GC " + round);
             }
@@ -474,11 +483,11 @@ public class TestTeraHeapSemantics {
                 clearEven(scratch);
             }
             clearEven(g);
-            armWeak(weak);
+            armWeak(weak, 3);
             System.gc();
             checkKept(g, weak, true, "after the fields were cleared");
             churn(64);
-            armWeak(weak);
+            armWeak(weak, 4);
             System.gc();
             checkKept(g, weak, true, "after minor GCs and another full GC");
             System.out.println("SUMMARY-ALONE-OK");
@@ -669,7 +678,7 @@ public class TestTeraHeapSemantics {
     static List<OutputAnalyzer> runSummarizing(String scenario, String expect) throws Exception {
         List<OutputAnalyzer> outs = TeraHeapProcess.runInEveryMode(TestTeraHeapSemantics.class.getName() + "$" + scenario,
                 expect, "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
-                "-XX:ParallelGCThreads=2", "-Xlog:gc+teraheap=debug");
+                "-Xlog:gc+teraheap=debug");
         for (OutputAnalyzer out : outs) {
             check(out.getStdout().matches("(?s).*refer to H1, [1-9][0-9]* summarized.*"),
                   scenario + ": the adjust step summarized cards");
@@ -696,7 +705,11 @@ public class TestTeraHeapSemantics {
                                           + "0 to more than a card remembers, [1-9][0-9]* in regions that remember 256 objects already.*"),
                   "Summarized: the cards left oldgen are counted as those of full regions");
         }
-        runSummarizing("SummaryAlone", "SUMMARY-ALONE-OK");
+        // Its targets are reached only through summarized cards: marking reads them after all.
+        for (OutputAnalyzer out : runSummarizing("SummaryAlone", "SUMMARY-ALONE-OK")) {
+            check(out.getStdout().matches("(?s).*Summaries used by marking: [0-9]+ regions, [1-9][0-9]* of them naming an unmarked object.*"),
+                  "SummaryAlone: marking read the summarized cards of a region whose targets nothing else reached");
+        }
         run("NoSharing", "NO-SHARING-OK", "-Xmx128m", "-XX:TeraHeapSize=8m", "-XX:TeraHeapRegionSize=1m");
         run("LargeNoRoom", "LARGE-NO-ROOM-OK", "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=4m",
             "-XX:TeraHeapRegionSize=1m");

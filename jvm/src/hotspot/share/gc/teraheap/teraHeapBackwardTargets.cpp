@@ -9,6 +9,7 @@
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "logging/log.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/mutexLocker.hpp"
@@ -117,6 +118,10 @@ void TeraHeapBackwardTargets::confirm(TeraHeapRegions* regions) {
       set_stale(r);
       _listed.at_put(stale++, r);
     }
+  }
+  if (_listed.length() > 0) {
+    log_debug(gc, teraheap)("Summaries used by marking: %d regions, %d of them naming an unmarked object (their summarized cards read)",
+                            _listed.length(), stale);
   }
   _listed.trunc_to(stale);
   if (stale > 0) {
