@@ -30,7 +30,7 @@ rm -rf build/jtreg
   -cpa:"$REPO_ROOT/build/teraheap-api.jar" \
   -e:TERAHEAP_STOCK_JDK="$STOCK_JDK" \
   -w:build/jtreg/work -r:build/jtreg/report \
-  -conc:2 -timeoutFactor:2 -verbose:summary -noreport \
+  -conc:2 -timeoutFactor:2 -retain:fail -verbose:summary -noreport \
   "${tests[@]}" 2>&1 | tee build/jtreg.log
 status=${PIPESTATUS[0]}
 

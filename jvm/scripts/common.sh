@@ -43,7 +43,8 @@ sync_dir() {
 }
 
 # The heart of each JVM crash report under directory $1: what failed, where, and the first native
-# and Java frames. CI keeps what tests print, not their work directories.
+# and Java frames. CI keeps what tests print, not their work directories. (jtreg keeps a failed
+# test's crash report only with -retain:fail: it empties the scratch directory between tests.)
 print_crash_reports() {
   local f
   for f in $(find "$1" -name 'hs_err_pid*.log' 2>/dev/null | head -3); do

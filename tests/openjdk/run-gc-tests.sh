@@ -40,7 +40,7 @@ run() {   # run <name> <timeout factor> <vm options>
   rm -rf "$OUT/$name"
   (cd "$ROOT" && "$STOCK_JDK/bin/java" -jar "$JTREG_JAR" -jdk:"$JDK" -vmoptions:"$*" \
      -w:"$OUT/$name/work" -r:"$OUT/$name/report" \
-     -conc:2 -timeoutFactor:$timeout -verbose:summary -ignore:quiet "${tests[@]}" ) >"$OUT/$name.log" 2>&1
+     -conc:2 -timeoutFactor:$timeout -retain:fail -verbose:summary -ignore:quiet "${tests[@]}" ) >"$OUT/$name.log" 2>&1
   grep "^Test results" "$OUT/$name.log" || echo "Test results: none (see $OUT/$name.log)"
   grep -E "^(FAILED|Error)" "$OUT/$name.log" | sort >"$OUT/$name.failed"
 }

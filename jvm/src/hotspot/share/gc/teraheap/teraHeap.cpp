@@ -166,8 +166,9 @@ void TeraHeap::stress_move(TeraHeapMover* mover) {
       return;
     }
     HeapWord* const end = MIN2(top, bottom + (k + 1) * stripe);
+    // The last object of a stripe may reach past its end.
     for (HeapWord* p = bitmap->find_obj_beg(bottom + k * stripe, end); p < end;
-         p = bitmap->find_obj_beg(p + cast_to_oop(p)->size(), end)) {
+         p = bitmap->find_obj_beg(MIN2(p + cast_to_oop(p)->size(), end), end)) {
       if (mover->can_move(cast_to_oop(p))) {
         mover->move_group(cast_to_oop(p), min_jlong + _stress_moves++);
         break;
