@@ -27,7 +27,7 @@ GIRAPH_BENCH_INPUTS := benchmarks/giraph/pom.xml $(shell find benchmarks/giraph/
 # Maven, with Spark and Byte Buddy from Maven Central, run by Debian's JDK.
 MVN := JAVA_HOME=$(STOCK_JDK) mvn -B -q -Dstyle.color=never
 
-.PHONY: all demo test fastdebug export clean stock
+.PHONY: all demo test fastdebug export clean
 all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar $(BUILD)/teraheap-spark.jar \
      $(BUILD)/teraheap-bench-spark.jar $(BUILD)/teraheap-giraph.jar $(BUILD)/teraheap-bench-giraph.jar
 

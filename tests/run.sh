@@ -7,6 +7,8 @@
 #    benchmark suite at scale 1 in every configuration;
 #  - the Giraph tests (tests/giraph/run.sh): every Giraph workload on a small graph, with the agent,
 #    in every configuration, against a reference computed without Giraph.
+#  - the remote-H2 tests (tests/remote/run.sh): H2 on an NBD device, data and faults (as root with
+#    cgroup v1's memory controller; else counted as skipped).
 # Extra arguments go to jtreg and run those JVM tests only, e.g.
 #   tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
 # TERAHEAP_TEST_JDK=build/jdk-fastdebug runs the JVM tests against the fastdebug build (asserts on).

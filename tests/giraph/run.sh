@@ -1,6 +1,6 @@
 #!/bin/bash
 # The Giraph tests: every workload of the Giraph suite on a small synthetic graph, with
-# teraheap-giraph.jar on unmodified Giraph 1.3.0, in four configurations:
+# teraheap-giraph.jar on unmodified Giraph 1.3.0, in five configurations:
 #   th         build/jdk, TeraHeap on, the agent (its verify option), a full GC before each superstep
 #   th-verify  the same under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
 #   off        build/jdk with the agent, TeraHeap off
