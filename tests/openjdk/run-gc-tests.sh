@@ -20,7 +20,7 @@ OUT=$REPO_ROOT/build/openjdk-gc
 # Quick: tests that pass on the stock JVM, take seconds each, and collect often with old objects.
 QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java gc/TestSmallHeap.java
        gc/parallel gc/stress/systemgc/TestSystemGCWithParallel.java gc/stress/gcold/TestGCOldWithParallel.java
-       gc/TestReferenceClearDuringReferenceProcessing.java gc/class_unloading/TestClassUnloadingDisabled.java)
+       gc/TestReferenceRefersTo.java gc/class_unloading/TestClassUnloadingDisabled.java)
 stress_only=false; name=stress; h2_size=1g
 # The quick set's H2 is smaller: TestPrintGCDetailsVerbose fills H2 in each of its 11 rounds, at
 # most 8 stress moves per full GC, so its run time grows with H2's size; 256 MB fills, frees and
@@ -33,7 +33,7 @@ if [ ${#tests[@]} -eq 0 ]; then
          gc/TestVerifySilently.java gc/TestVerifySubSet.java gc/TestNUMAPageSize.java
          gc/stress/gcold/TestGCOldWithParallel.java gc/stress/gcbasher/TestGCBasherWithParallel.java
          gc/stress/systemgc gc/logging gc/metaspace gc/class_unloading gc/cslocker gc/arguments/TestParallelGCThreads.java
-         gc/TestReferenceClearDuringReferenceProcessing.java gc/TestSoftReferencesBehaviorOnOOME.java)
+         gc/TestReferenceRefersTo.java gc/TestSoftReferencesBehaviorOnOOME.java)
 fi
 run() {   # run <name> <timeout factor> <vm options>
   local name=$1 timeout=$2; shift 2

@@ -6,7 +6,9 @@
  *          objects stored through pages given back are found by minor GCs; with
  *          -XX:-TeraHeapPreallocate H2's file is sparse, takes storage a region at a time, and a
  *          file system that fills is reported while the program goes on with its data in H1;
- *          regions freed between regions in use do not split the tables' mappings.
+ *          regions freed between regions in use do not split the tables' mappings; a move of many
+ *          small objects that each refer to one H1 object lists a card, not an object, for each
+ *          reference its collection dirties after the move, and all of them follow that object.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapMetadata
  */
@@ -310,6 +312,31 @@ public class TestTeraHeapMetadata {
                     ExactRegions.class.getName()).shouldHaveExitValue(0).shouldContain("EXACT-OK");
         }
 
+        // A group of a million small objects that each refer to an object kept in H1: their cards,
+        // on pages of cards nothing backed yet, are dirtied once the movers are done, from a list
+        // of one field per card (it held a field per object: 128 MB in Spark's SSSP, where a
+        // 1 GB cap killed the JVM). And every reference is adjusted when that object slides down.
+        for (String mode : List.of("-XX:-VerifyBeforeGC", "-XX:+VerifyBeforeGC")) {
+            OutputAnalyzer shared = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xmx512m", "-Xmn64m",
+                    "-XX:TeraHeapSize=1g", "-XX:+UnlockDiagnosticVMOptions", mode, "-Xlog:gc+teraheap=debug",
+                    SharedTarget.class.getName());
+            shared.shouldHaveExitValue(0).shouldContain("SHARED-OK");
+            Matcher moved = Pattern.compile("Moved (\\d+) objects \\((\\d+)K\\) to H2").matcher(shared.getStdout());
+            Matcher listed = Pattern.compile("on card pages nothing backed: (\\d+) listed").matcher(shared.getStdout());
+            long objects = 0, cards = 0, listedCards = 0;
+            while (moved.find()) {
+                objects += Long.parseLong(moved.group(1));
+                cards += (Long.parseLong(moved.group(2)) * 1024 + 511) / 512;
+            }
+            while (listed.find()) {
+                listedCards += Long.parseLong(listed.group(1));
+            }
+            check(objects >= SharedTarget.CELLS, "the cells moved: " + objects + " objects");
+            check(listedCards >= SharedTarget.CELLS / 64 && listedCards <= cards,
+                    "a listed field per card of what moved (" + cards + " cards), not per object: "
+                    + listedCards + " listed (" + mode + ")");
+        }
+
         // Regions freed between regions in use keep the tables' mappings whole.
         TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=1g",
                 "-XX:TeraHeapRegionSize=4m", "-XX:-TeraHeapPreallocate", Interleaved.class.getName())
@@ -333,6 +360,56 @@ public class TestTeraHeapMetadata {
             out.shouldContain("H2's file system is full (" + dir);
             out.shouldNotContain("H2 is full (");
             check(out.getStdout().split("file system is full", -1).length == 2, "reported once");
+        }
+    }
+
+    /**
+     * Child: a million cells, each referring to the object a static field holds (a singleton: it
+     * stays in H1 when they move), allocated above 32 MB that then dies, so that the full GCs after
+     * the move slide it down and every cell's reference must be adjusted.
+     */
+    public static class SharedTarget {
+        static final int CELLS = 1 << 20;
+        static long[] shared;
+
+        static final class Cell {
+            final Object target;
+            final long value;
+
+            Cell(Object target, long value) {
+                this.target = target;
+                this.value = value;
+            }
+        }
+
+        public static void main(String[] args) throws Exception {
+            List<byte[]> below = new ArrayList<>();
+            for (int i = 0; i < 2048; i++) {
+                below.add(new byte[16 << 10]);
+            }
+            shared = new long[] {42};
+            Cell[] cells = new Cell[CELLS];
+            for (int i = 0; i < CELLS; i++) {
+                cells[i] = new Cell(shared, i);
+            }
+            System.gc();   // all of it old, the cells' group still in H1
+            TeraHeap.tagRoot(cells, 1);
+            TeraHeap.move(1);
+            System.gc();
+            check(TeraHeap.isInH2(cells[0]) && TeraHeap.isInH2(cells[CELLS - 1]) && !TeraHeap.isInH2(shared),
+                    "the cells in H2, the shared object in H1");
+            below = null;
+            System.gc();
+            System.gc();
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < CELLS; i++) {
+                    check(cells[i].target == shared && cells[i].value == i, "cell " + i + " intact");
+                }
+                check(shared[0] == 42, "the shared object intact");
+                TeraHeapProcess.churn(64);
+                System.gc();
+            }
+            System.out.println("SHARED-OK");
         }
     }
 

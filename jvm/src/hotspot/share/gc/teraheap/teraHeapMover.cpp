@@ -9,6 +9,7 @@
 #include "gc/parallel/psOldGen.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/parallel/psYoungGen.hpp"
+#include "gc/shared/cardTable.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
@@ -18,6 +19,7 @@
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapSingletons.hpp"
+#include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
@@ -50,8 +52,10 @@ TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons*
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
-  _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0), _words_counted(0) {
+  _next_recent(0), _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0),
+  _words_counted(0) {
   memset(_recorded, 0, sizeof(_recorded));
+  memset(_recent_cards, 0, sizeof(_recent_cards));
 }
 
 // Whether the pair is news to this mover: a small direct-mapped memory of
@@ -90,10 +94,23 @@ template <class T> void TeraHeapMover::link(T* p, oop target) {
   }
 }
 
+// A field per card is listed, not every field: the list then grows with the
+// cards written (a card covers 512 bytes), whereas a group of small objects
+// that each refer to a shared H1 object (a cached Integer, a Scala None)
+// would list a pointer per object, DRAM in proportion to the objects moved.
 void TeraHeapMover::keep_on_card(void* p) {
-  if (!TeraHeapCards::dirty_field_if_backed(p)) {
-    _unbacked_fields.append(p);
+  if (TeraHeapCards::dirty_field_if_backed(p)) {
+    return;
   }
+  const uintptr_t card = (uintptr_t)p >> CardTable::card_shift;
+  for (int i = 0; i < recent_cards; i++) {
+    if (_recent_cards[i] == card) {
+      return;
+    }
+  }
+  _recent_cards[_next_recent] = card;
+  _next_recent = (_next_recent + 1) % recent_cards;
+  _unbacked_fields.append(p);
 }
 
 void TeraHeapMover::finish() {
@@ -120,6 +137,7 @@ void TeraHeapMoveShared::dirty_unbacked_fields() {
   for (int i = 0; i < _unbacked_fields.length(); i++) {
     TeraHeapCards::dirty_field_on_unbacked_page(_unbacked_fields.at(i));
   }
+  log_debug(gc, teraheap)("Cards dirtied on card pages nothing backed: %d listed", _unbacked_fields.length());
   _unbacked_fields.clear();
 }
 

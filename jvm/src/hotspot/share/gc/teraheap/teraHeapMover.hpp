@@ -21,7 +21,7 @@ class TeraHeapSingletons;
 // What the movers of one full GC share.
 class TeraHeapMoveShared : public StackObj {
   Mutex* const _lock;
-  // Fields of H2 copies that must be on a dirty card, whose page of cards
+  // A field of each card of H2 copies that must be dirty, whose page of cards
   // nothing backed: all clean. Filling such a page clean while other movers
   // may be dirtying cards on it would lose theirs, so it waits for the end.
   GrowableArrayCHeap<void*, mtGC> _unbacked_fields;
@@ -82,6 +82,11 @@ class TeraHeapMover : public StackObj {
   GrowableArray<Work> _work;
   GrowableArray<void*> _scratch;  // one object's fields, before they are pushed in order
   GrowableArrayCHeap<void*, mtGC> _unbacked_fields;   // for TeraHeapMoveShared
+  // The cards of the fields listed last: a card's references to H1 mostly
+  // come close together, and one of its fields is enough to dirty it.
+  static const int recent_cards = 4;
+  uintptr_t           _recent_cards[recent_cards];
+  int                 _next_recent;
   TransientFields     _transients;
   Recorded            _recorded[recorded_slots];
   Symbol*             _write_object_name;
