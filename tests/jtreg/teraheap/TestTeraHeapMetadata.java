@@ -365,8 +365,9 @@ public class TestTeraHeapMetadata {
 
     /**
      * Child: a million cells, each referring to the object a static field holds (a singleton: it
-     * stays in H1 when they move), allocated above 32 MB that then dies, so that the full GCs after
-     * the move slide it down and every cell's reference must be adjusted.
+     * stays in H1 when they move), allocated after 32 MB that then dies, so that the full GCs after
+     * the move can slide it down (the test does not see addresses), and every cell's reference
+     * must then be adjusted.
      */
     public static class SharedTarget {
         static final int CELLS = 1 << 20;

@@ -21,8 +21,8 @@ class TeraHeapSingletons;
 // What the movers of one full GC share.
 class TeraHeapMoveShared : public StackObj {
   Mutex* const _lock;
-  // A field of each card of H2 copies that must be dirty, whose page of cards
-  // nothing backed: all clean. Filling such a page clean while other movers
+  // A field of each card of H2 copies that must be dirty (a card now and then
+  // twice), whose page of cards nothing backed: all clean. Filling such a page clean while other movers
   // may be dirtying cards on it would lose theirs, so it waits for the end.
   GrowableArrayCHeap<void*, mtGC> _unbacked_fields;
 
