@@ -8,7 +8,8 @@
  *          kept ones kept; an object with finalize() in a dropped group is finalized with its
  *          data intact. The same holds when H2 runs out of room halfway through a copy
  *          (-XX:+TeraHeapStressEvacuationFailure). With -XX:TeraHeapEvacuationLiveThresholdPercent=0
- *          nothing is freed.
+ *          nothing is freed. Tracing a dropped group's object array of 200,000 elements keeps at
+ *          most a few thousand objects waiting at once.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapEvacuation
  */
@@ -235,6 +236,44 @@ public class TestTeraHeapEvacuation {
         }
     }
 
+    /**
+     * Child: a dropped group whose object array (200,000 elements, in one region) stays reachable
+     * from H1. The group's root is gone, so its label is traced, and the trace reaches the array:
+     * it must follow the elements a chunk at a time, not push all of them at once.
+     */
+    public static class WideArray {
+        static final class Box {
+            final Object[] items;
+            Box(Object[] items) {
+                this.items = items;
+            }
+        }
+
+        public static void main(String[] args) throws Exception {
+            final int n = 200_000;
+            Object[] items = new Object[n];
+            for (int i = 0; i < n; i++) {
+                items[i] = new long[] {pattern(7, i)};
+            }
+            Box box = new Box(items);
+            TeraHeap.tagRoot(box, 300);
+            TeraHeap.move(300);
+            TeraHeapProcess.fullGC();
+            check(TeraHeap.isInH2(box) && TeraHeap.isInH2(items) && TeraHeap.isInH2(items[n - 1]),
+                  "wide group moved");
+            box = null;   // the root is dropped; the array is still referred to from this frame
+            for (int gc = 0; gc < 3; gc++) {
+                TeraHeapProcess.fullGC();
+                TeraHeapProcess.churn(4);
+            }
+            for (int i = 0; i < n; i++) {
+                long[] item = (long[]) items[i];
+                check(item.length == 1 && item[0] == pattern(7, i), "element " + i + " intact");
+            }
+            System.out.println("WIDE-ARRAY-OK");
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String[] common = {"-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m",
                 "-Xlog:gc+teraheap=debug"};
@@ -263,6 +302,28 @@ public class TestTeraHeapEvacuation {
             String after = log.substring(stopped.end());
             check(after.matches("(?s).*Label " + stopped.group(1) + ": [^\\n]*, evacuated\\n.*?Evacuated .*"),
                   "label " + stopped.group(1) + " evacuated at a later full GC");
+        }
+        // A traced object array costs the trace's stack a chunk of its elements, not one entry
+        // per element (the trace pushed all 200,000 at once before), plain and under verification.
+        for (String[] mode : new String[][] {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}}) {
+            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.",
+                    "-XX:+UnlockDiagnosticVMOptions"));
+            cmd.addAll(List.of(common));
+            cmd.addAll(List.of(mode));
+            cmd.add(WideArray.class.getName());
+            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            out.shouldContain("WIDE-ARRAY-OK");
+            out.shouldMatch("Label 300: [^\\n]*, dense: kept");   // traced, and found live
+            java.util.regex.Matcher depth = java.util.regex.Pattern
+                    .compile("Tracing had at most (\\d+) objects waiting at once").matcher(out.getOutput());
+            int deepest = -1;
+            while (depth.find()) {
+                deepest = Math.max(deepest, Integer.parseInt(depth.group(1)));
+            }
+            check(deepest >= 512 && deepest <= 4096,
+                  "the trace had at most " + deepest + " objects waiting at once (a chunk of 512 elements"
+                  + " and what waits below it; 200,000 if the array is pushed whole)");
         }
         // The same program without evacuation: the dropped groups' regions stay.
         List<String> off = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.", "-Xlog:gc+teraheap",

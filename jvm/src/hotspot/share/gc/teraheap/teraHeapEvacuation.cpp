@@ -17,6 +17,8 @@
 #include "memory/resourceArea.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/compressedOops.inline.hpp"
+#include "oops/objArrayKlass.inline.hpp"
+#include "oops/objArrayOop.inline.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/globals.hpp"
@@ -31,6 +33,9 @@
 static const size_t trace_budget_bytes = 1 * G;
 // An orphaned label is traced again after this many full GCs at most.
 static const uint longest_trace_interval = 64;
+// Elements of an object array a trace follows at a time, so that an array of
+// millions costs the stack a chunk, not an entry per element.
+static const int trace_elements_per_chunk = 512;
 
 // A traced region: which of its objects marking reached, and their words.
 class TeraHeapTracedRegion : public CHeapObj<mtGC> {
@@ -86,6 +91,8 @@ static GrowableArrayCHeap<TeraHeapOrphan, mtGC>* _orphans = NULL;  // sorted by 
 static Mutex* _queue_lock = NULL;
 static GrowableArrayCHeap<oop, mtGC>* _queue = NULL;
 static volatile int _queue_length = 0;
+// The most objects a trace had waiting at once in this full GC.
+static volatile int _deepest_trace = 0;
 
 static size_t _objects_evacuated = 0;
 static size_t _words_evacuated = 0;
@@ -229,13 +236,20 @@ void TeraHeapEvacuation::reached(oop obj) {
   }
 }
 
+// An object to follow, or an object array to follow from element `from` on.
+struct TeraHeapTraceWork {
+  oop obj;
+  int from;
+};
+typedef GrowableArrayCHeap<TeraHeapTraceWork, mtGC> TeraHeapTraceStack;
+
 // Follows a traced object's fields: H1 referents are marked, traced H2
 // referents followed in turn, other H2 referents' regions made live.
 class TeraHeapTraceClosure : public BasicOopIterateClosure {
   ParCompactionManager* _cm;
-  GrowableArrayCHeap<oop, mtGC>* _stack;
+  TeraHeapTraceStack* _stack;
 public:
-  TeraHeapTraceClosure(ParCompactionManager* cm, GrowableArrayCHeap<oop, mtGC>* stack) :
+  TeraHeapTraceClosure(ParCompactionManager* cm, TeraHeapTraceStack* stack) :
     _cm(cm), _stack(stack) {}
 
   template <class T> void do_oop_work(T* p) {
@@ -252,32 +266,58 @@ public:
     const uint r = _regions->index_of(o);
     note_root(r, o);
     if (reach(r, o)) {
-      _stack->push(o);
+      _stack->push(TeraHeapTraceWork{o, 0});
     }
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
+static void note_trace_depth(int depth) {
+  int deepest = Atomic::load(&_deepest_trace);
+  while (depth > deepest) {
+    const int seen = Atomic::cmpxchg(&_deepest_trace, deepest, depth);
+    if (seen == deepest) {
+      return;
+    }
+    deepest = seen;
+  }
+}
+
 bool TeraHeapEvacuation::trace(ParCompactionManager* cm) {
   if (!enabled() || Atomic::load_acquire(&_queue_length) == 0) {
     return false;
   }
-  GrowableArrayCHeap<oop, mtGC> stack(64);
+  TeraHeapTraceStack stack(64);
   {
     MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
     if (_queue->is_empty()) {
       return false;
     }
-    stack.push(_queue->pop());
+    stack.push(TeraHeapTraceWork{_queue->pop(), 0});
     Atomic::release_store(&_queue_length, _queue->length());
   }
   TeraHeapTraceClosure cl(cm, &stack);
+  int deepest = 0;
   while (stack.is_nonempty()) {
-    oop o = stack.pop();
-    Atomic::add(&_traced[_regions->index_of(o)]->live_words, (size_t)o->size());
-    o->oop_iterate(&cl);
+    deepest = MAX2(deepest, stack.length());
+    const TeraHeapTraceWork w = stack.pop();
+    if (w.from == 0) {
+      Atomic::add(&_traced[_regions->index_of(w.obj)]->live_words, (size_t)w.obj->size());
+    }
+    if (!w.obj->is_objArray()) {
+      w.obj->oop_iterate(&cl);
+      continue;
+    }
+    // The rest of the array waits below the chunk's elements.
+    const objArrayOop a = objArrayOop(w.obj);
+    const int end = MIN2(a->length(), w.from + trace_elements_per_chunk);
+    if (end < a->length()) {
+      stack.push(TeraHeapTraceWork{a, end});
+    }
+    a->oop_iterate_range(&cl, w.from, end);
   }
+  note_trace_depth(deepest);
   return true;
 }
 
@@ -444,6 +484,8 @@ size_t TeraHeapEvacuation::evacuate() {
   if (!enabled() || _traced_list->is_empty()) {
     return 0;
   }
+  log_debug(gc, teraheap)("Tracing had at most %d objects waiting at once", Atomic::load(&_deepest_trace));
+  Atomic::store(&_deepest_trace, 0);
   _rooted_labels->sort(compare_labels_ptr);
   ResourceMark rm;
   GrowableArray<TeraHeapEvacuatedLabel> chosen;
