@@ -27,6 +27,9 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   th  TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-spark.jar, MEMORY_AND_DISK
   thd TeraHeap with -XX:+TeraHeapDynamicH1: no -Xmx; the JVM divides the cap between H1 and H2's
       page cache itself (H is ignored)
+  thu TeraHeap as th but without the cap (--cap is ignored): H2 stays in the page cache, so nothing
+      is read back from the disk. Not a comparison at the same DRAM but a ceiling: how fast th
+      could be if H2's reads cost nothing
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
 with a warning without it. Sizes take k/m/g suffixes.
 """
@@ -76,10 +79,11 @@ WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "rl
 # a large in-memory state (benchmarks/dram-split runs it: it is made for run-time DRAM division).
 EXTRA_WORKLOADS = ["phases"]
 CONFIGS = ["sd", "g1", "mo", "th"]
-# Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it).
-EXTRA_CONFIGS = ["thd"]
+# Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
+# TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
+EXTRA_CONFIGS = ["thd", "thu"]
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th": "TeraHeap",
-                "thd": "TeraHeap, dynamic H1"}
+                "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
           "peak_mb", "checksum", "tolerance", "log", "major_faults", "read_mb"]
@@ -106,7 +110,7 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
         storage = "MEMORY_ONLY"
         cmd += ["-XX:+UseParallelGC", f"-Xms{mb(mo_heap)}m", f"-Xmx{mb(mo_heap)}m",
                 f"-XX:AllocateHeapAt={run_dir}"]
-    elif config == "th":
+    elif config in ("th", "thu"):
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     elif config == "thd":
@@ -143,7 +147,7 @@ def sd_fraction(jfr_file):
 
 
 def run(args):
-    heap, cap = size_bytes(args.heap), size_bytes(args.cap) if args.cap else 0
+    heap, cap = size_bytes(args.heap), size_bytes(args.cap) if args.cap and args.config != "thu" else 0
     h2 = size_bytes(args.h2) if args.h2 else max(4 * heap, 2 << 30)
     mo_heap = size_bytes(args.mo_heap) if args.mo_heap else 3 * heap
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -174,7 +178,7 @@ def run(args):
     row = {"time": stamp, "workload": args.workload, "config": args.config,
            "scale": args.scale,
            "heap_mb": {"mo": mb(mo_heap), "thd": 0}.get(args.config, mb(heap)),
-           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config in ("th", "thd") else 0, "status": status,
+           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config in ("th", "thd", "thu") else 0, "status": status,
            "wall_s": f"{wall:.3f}", "other_s": f"{other:.3f}", "sd_s": f"{sd:.3f}",
            "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
            "h2_moved_mb": f"{moved / 2**20:.1f}",
@@ -413,7 +417,36 @@ def table(args):
     if ratios:
         gm = statistics.geometric_mean(ratios)
         print(f"\nGeometric mean of best Spark-SD / TeraHeap over {len(ratios)} workloads: {gm:.2f}")
+    ceiling_table(rows)
     disk_table(rows)
+
+
+def ceiling_table(rows):
+    """Where the CSV has TeraHeap uncapped (thu): how fast TeraHeap could be if reading H2 back
+    cost nothing, against the better Spark-SD at the cap. The ratio TeraHeap's reads can reach."""
+    if not any(r["config"] == "thu" for r in rows):
+        return
+    print("\n| workload | best Spark-SD (capped) | TeraHeap (capped) | TeraHeap uncapped "
+          "| best Spark-SD / TeraHeap | best Spark-SD / TeraHeap uncapped |")
+    print("| --- " * 6 + "|")
+    ceilings = []
+    for w in WORKLOADS + EXTRA_WORKLOADS:
+        med = {}
+        for c in ("sd", "g1", "th", "thu"):
+            ok = [float(r["wall_s"]) for r in rows
+                  if r["workload"] == w and r["config"] == c and r["status"] == "ok"]
+            med[c] = (statistics.median(ok), len(ok)) if ok else None
+        base = min((med[c] for c in ("sd", "g1") if med[c]), default=None)
+        if not base or not med["thu"]:
+            continue
+        ceilings.append(base[0] / med["thu"][0])
+        th = f"{med['th'][0]:.1f} s ({med['th'][1]})" if med["th"] else "-"
+        ratio = f"{base[0] / med['th'][0]:.2f}" if med["th"] else "-"
+        print(f"| {w} | {base[0]:.1f} s ({base[1]}) | {th} | {med['thu'][0]:.1f} s ({med['thu'][1]}) "
+              f"| {ratio} | {ceilings[-1]:.2f} |")
+    if ceilings:
+        print(f"\nGeometric mean of best Spark-SD / TeraHeap uncapped over {len(ceilings)} workloads: "
+              f"{statistics.geometric_mean(ceilings):.2f}")
 
 
 def disk_table(rows):
@@ -459,7 +492,7 @@ def main():
     c.add_argument("csv")
     s = sub.add_parser("suite")
     s.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
-    s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS)
+    s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS + EXTRA_CONFIGS)
     s.add_argument("--scale", default="10")
     s.add_argument("--repeat", type=int, default=3)
     s.add_argument("--heap-fraction", type=float, default=0.5, help="H as a fraction of D")
