@@ -274,6 +274,21 @@ public class TestTeraHeapEvacuation {
         }
     }
 
+    static final String[][] PLAIN_AND_VERIFIED = {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}};
+
+    /** Runs `main` with TeraHeap on, `common`, `mode` and `flags`; it must exit with 0. */
+    static OutputAnalyzer run(Class<?> main, String[] common, String[] mode, String... flags) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.",
+                "-XX:+UnlockDiagnosticVMOptions"));
+        cmd.addAll(List.of(flags));
+        cmd.addAll(List.of(common));
+        cmd.addAll(List.of(mode));
+        cmd.add(main.getName());
+        OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
+        out.shouldHaveExitValue(0);
+        return out;
+    }
+
     public static void main(String[] args) throws Exception {
         String[] common = {"-Xmx256m", "-Xmn32m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m",
                 "-Xlog:gc+teraheap=debug"};
@@ -285,14 +300,8 @@ public class TestTeraHeapEvacuation {
         // H2 running out in the middle of a copy, in every other evacuation: what was not copied
         // stays in the label's old regions, beside the old copies of what was, and a later full
         // GC finishes the evacuation. Plain and under heap verification.
-        for (String[] mode : new String[][] {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}}) {
-            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.",
-                    "-XX:+UnlockDiagnosticVMOptions", "-XX:+TeraHeapStressEvacuationFailure"));
-            cmd.addAll(List.of(common));
-            cmd.addAll(List.of(mode));
-            cmd.add(Scenario.class.getName());
-            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
-            out.shouldHaveExitValue(0);
+        for (String[] mode : PLAIN_AND_VERIFIED) {
+            OutputAnalyzer out = run(Scenario.class, common, mode, "-XX:+TeraHeapStressEvacuationFailure");
             out.shouldContain("EVACUATION-OK");
             // A label stopped halfway is traced again and, with room then, evacuated.
             String log = out.getOutput();
@@ -305,14 +314,8 @@ public class TestTeraHeapEvacuation {
         }
         // A traced object array costs the trace's stack a chunk of its elements, not one entry
         // per element (the trace pushed all 200,000 at once before), plain and under verification.
-        for (String[] mode : new String[][] {{}, {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"}}) {
-            List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.",
-                    "-XX:+UnlockDiagnosticVMOptions"));
-            cmd.addAll(List.of(common));
-            cmd.addAll(List.of(mode));
-            cmd.add(WideArray.class.getName());
-            OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
-            out.shouldHaveExitValue(0);
+        for (String[] mode : PLAIN_AND_VERIFIED) {
+            OutputAnalyzer out = run(WideArray.class, common, mode);
             out.shouldContain("WIDE-ARRAY-OK");
             out.shouldMatch("Label 300: [^\\n]*, dense: kept");   // traced, and found live
             java.util.regex.Matcher depth = java.util.regex.Pattern
