@@ -35,6 +35,12 @@ def mb(n):
     return n // (1024 * 1024)
 
 
+def drop_page_cache():
+    """Writes dirty pages back and empties the page cache, so that a run starts cold (root only)."""
+    subprocess.run(["sync"])
+    Path("/proc/sys/vm/drop_caches").write_text("3")
+
+
 class MemoryCap:
     """A v1 memory cgroup capping a run's DRAM, page cache included."""
 

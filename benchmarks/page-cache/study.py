@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import CappedRun, die, key_values  # noqa: E402
+from benchlib import CappedRun, die, drop_page_cache, key_values  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "page-cache"
@@ -48,11 +48,6 @@ def data_file(size_mb):
     return path
 
 
-def drop_caches():
-    os.sync()
-    Path("/proc/sys/vm/drop_caches").write_text("3")
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--size", type=int, default=2400, help="MB looped over (default 2400)")
@@ -63,6 +58,8 @@ def main():
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--strategies", nargs="+", default=STRATEGIES, choices=STRATEGIES)
     args = p.parse_args()
+    if args.passes < 2:
+        die("--passes must be at least 2: the first pass reads the whole file whatever is kept")
     if os.geteuid() != 0:
         die("needs root: memory and blkio cgroups, and dropping the page cache between runs")
     binary, data = build(), data_file(args.size)
@@ -74,7 +71,7 @@ def main():
         order = cells[:]
         random.shuffle(order)
         for strategy, kept in order:
-            drop_caches()
+            drop_page_cache()
             run_dir = runs / f"{strategy}-{kept}-{r}"
             run_dir.mkdir(exist_ok=True)
             cmd = [str(binary), str(data), str(args.size), str(kept), str(args.passes), strategy]

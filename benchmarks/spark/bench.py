@@ -47,7 +47,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import CappedRun, die, gc_times, key_values, mb, size_bytes  # noqa: E402
+from benchlib import CappedRun, die, drop_page_cache, gc_times, key_values, mb, size_bytes  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -159,8 +159,7 @@ def run(args):
     cmd = java_command(args.workload, args.config, args.scale, heap, h2, mo_heap, run_dir,
                        args.profile, args.extra or [], args.h2_dir)
     if os.geteuid() == 0 and args.drop_caches:
-        subprocess.run(["sync"])
-        Path("/proc/sys/vm/drop_caches").write_text("3")
+        drop_page_cache()
     capped = CappedRun(cmd, run_dir, log, cap, args.timeout)
     stdout, peak, faults = capped.stdout, capped.peak, capped.major_faults
     result = {}
