@@ -1,7 +1,7 @@
 /*
  * Loops over a file mapped shared, as a program scans H2, and prints each pass's time. Before the
  * loop it applies one way of keeping the file's first KEPT MB in the page cache across passes.
- * Run by study.py under a memory cgroup; see the README there.
+ * Run by study.py under a memory cgroup; its docstring says what the study measures.
  *
  *   loop FILE SIZE_MB KEPT_MB PASSES STRATEGY
  *
