@@ -2,12 +2,15 @@
 """One Spark configuration on two or more builds of the JDK, side by side: how a change to the JVM
 moves a workload's time, its GC pauses and its major faults.
 
-  compare-jdks.py run --jdks NAME=DIR NAME=DIR ... [--config th] [--workloads pr] [--scale 60]
-                      [--repeat 3] [--heap 512m] [--cap 1024m] [--h2 5g] [--csv build/bench/jdks.csv]
+  compare-jdks.py run --jdks NAME=DIR NAME=DIR ... [--options NAME=JVM_OPTIONS ...] [--config th]
+                      [--workloads pr] [--scale 60] [--repeat 3] [--heap 512m] [--cap 1024m] [--h2 5g]
+                      [--csv build/bench/jdks.csv]
       each repeat runs every (workload, JDK) once, in a new random order, with the page cache
       dropped before each run (bench.py run ... --drop-caches, with TERAHEAP_BENCH_JDK=DIR). Each
       row is bench.py's row with the JDK's name in front. Keep a copy of build/jdk before a change
-      (cp -a build/jdk ~/jdk-before) to compare it with the build after. The defaults are the
+      (cp -a build/jdk ~/jdk-before) to compare it with the build after, or name one JDK twice
+      with JVM options for one name (--options off=-XX:SomeFlag=0, given as JAVA_TOOL_OPTIONS) to
+      compare a flag's settings. The defaults are the
       papers' regime of the README (D about 2.4 GB).
   compare-jdks.py table F
       medians per workload and JDK of the wall time, minor and full GC time and major faults, each
@@ -38,10 +41,17 @@ def jdks_of(args):
 
 def run(args):
     jdks = jdks_of(args)
+    options = {}
+    for spec in args.options:
+        name, _, opts = spec.partition("=")
+        if name not in jdks or not opts:
+            die(f"--options takes NAME=JVM_OPTIONS for a NAME of --jdks, not '{spec}'")
+        options[name] = opts
 
     def one(args, workload, name, runs_csv):
+        env = {"TERAHEAP_BENCH_JDK": jdks[name], "JAVA_TOOL_OPTIONS": options.get(name)}
         return dict(jdk=name, jdk_index=list(jdks).index(name), **bench_run(BENCH, args, workload, args.config, runs_csv,
-                                          {"TERAHEAP_BENCH_JDK": jdks[name]}))
+                                          env))
 
     for rep, workload, name, row in run_shuffled(args, jdks, one):
         print(f"repeat {rep}: {workload} {name}: {row['status']}, {row['wall_s']} s, full GC "
@@ -70,7 +80,7 @@ def table(args):
 
 
 def main():
-    run_or_table(__doc__, [("--jdks", []), ("--config", "th"), ("--workloads", ["pr"]), ("--scale", "60"),
+    run_or_table(__doc__, [("--jdks", []), ("--options", []), ("--config", "th"), ("--workloads", ["pr"]), ("--scale", "60"),
                   ("--repeat", 3), ("--heap", "512m"), ("--cap", "1024m"), ("--h2", "5g"), ("--timeout", 900),
                   ("--csv", str(REPO / "build" / "bench" / "jdks.csv"))], run, table)
 
