@@ -64,8 +64,12 @@ int main(int argc, char** argv) {
   const size_t kept = strtoul(argv[3], NULL, 10) * MB;
   const int passes = atoi(argv[4]);
   const char* strategy = argv[5];
+  if (kept > size) {
+    fprintf(stderr, "KEPT_MB (%s) is larger than SIZE_MB (%s)\n", argv[3], argv[2]);
+    return 2;
+  }
   const int fd = open(argv[1], O_RDONLY);
-  if (fd < 0 || kept > size) {
+  if (fd < 0) {
     perror(argv[1]);
     return 2;
   }

@@ -13,7 +13,8 @@ moves a workload's time, its GC pauses and its major faults.
       compare a flag's settings. The defaults are the
       papers' regime of the README (D about 2.4 GB).
   compare-jdks.py table F
-      medians per workload and JDK of the wall time, minor and full GC time and major faults, each
+      medians per workload and JDK of the wall time, minor and full GC time, major faults and (in
+      runs that counted it) the bytes read from the disk, each
       JDK's time against the first one named in --jdks, and whether every run of a workload gave the same result
 """
 
@@ -63,8 +64,11 @@ def table(args):
         rows = [r for r in csv.DictReader(f) if r["status"] == "ok"]
     # In the order --jdks named them (CSVs from before that column: as they first ran).
     names = list(dict.fromkeys(r["jdk"] for r in sorted(rows, key=lambda r: int(r.get("jdk_index") or 0))))
-    print("| workload | JDK | runs | time | minor GC | full GC | major faults | time / " + names[0] + " |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    # What the runs read from the disk, where the CSV has it (runs since blkio counting).
+    reads = all(r.get("read_mb") for r in rows)
+    print("| workload | JDK | runs | time | minor GC | full GC | major faults | "
+          + ("read from disk (MB) | " if reads else "") + "time / " + names[0] + " |")
+    print("| --- " * (9 if reads else 8) + "|")
     for workload in dict.fromkeys(r["workload"] for r in rows):
         base = None
         for name in names:
@@ -72,10 +76,11 @@ def table(args):
             if not sel:
                 continue
             med = {k: statistics.median(float(r[k] or 0) for r in sel)
-                   for k in ("wall_s", "minor_gc_s", "major_gc_s", "major_faults")}
+                   for k in ("wall_s", "minor_gc_s", "major_gc_s", "major_faults") + (("read_mb",) if reads else ())}
             base = base or med["wall_s"]
+            read = f"{med['read_mb']:.0f} | " if reads else ""
             print(f"| {workload} | {name} | {len(sel)} | {med['wall_s']:.1f} s | {med['minor_gc_s']:.1f} s "
-                  f"| {med['major_gc_s']:.1f} s | {med['major_faults']:.0f} | {med['wall_s'] / base:.3f} |")
+                  f"| {med['major_gc_s']:.1f} s | {med['major_faults']:.0f} | {read}{med['wall_s'] / base:.3f} |")
     check_runs(BENCH, args.csv)
 
 
