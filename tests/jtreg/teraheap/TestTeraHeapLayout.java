@@ -1,7 +1,8 @@
 /*
  * @test
  * @summary H2 is mapped over its file directly below H1, preallocated, logged under
- *          -Xlog:gc+init; the file is unlinked or kept as asked, and locked against a second JVM;
+ *          -Xlog:gc+init; the file is unlinked or kept as asked, and locked against a second JVM
+ *          (what a named file may be: TestTeraHeapFileSafety);
  *          compressed oops stay on while H1 + H2 fit their range.
  * @library /lib /test/lib
  * @run main/othervm/timeout=600 TestTeraHeapLayout
@@ -95,14 +96,13 @@ public class TestTeraHeapLayout {
 
     static void namedFile(Path dir) throws Exception {
         File file = dir.resolve("h2.file").toFile();
-        Files.write(file.toPath(), new byte[12345]);   // an earlier run's leftovers: replaced
         String[] args = {"-XX:+EnableTeraHeap", "-Xmx128m", "-XX:TeraHeapSize=256m",
                 "-XX:TeraHeapPath=" + file, "-Xlog:gc+init", ShowH2Mapping.class.getName(), file.toString()};
         OutputAnalyzer out = TeraHeapProcess.run(args);
         out.shouldHaveExitValue(0);
         out.shouldContain("TeraHeap H2 file: " + file + " (kept after exit)");
         out.shouldMatch("MAP \\p{XDigit}+-\\p{XDigit}+ rw-s 00000000 \\S+ \\d+ +" + Pattern.quote(file.toString()) + "\n");
-        check(file.length() == 256L << 20, "the named file is kept, 256M long");
+        check(file.length() == (256L << 20) + 4096, "the named file is kept, 256M long and a page of mark");
         check(TeraHeapProcess.allocatedBytes(file) >= 256L << 20, "the named file's storage is preallocated");
 
         // While one JVM holds the file, a second one is refused.

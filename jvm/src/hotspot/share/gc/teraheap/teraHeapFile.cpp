@@ -6,6 +6,7 @@
 #include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
+#include "gc/teraheap/teraHeapFileMark.hpp"
 #include "runtime/os.hpp"
 #include "services/memTracker.hpp"
 #include "utilities/globalDefinitions.hpp"
@@ -43,6 +44,38 @@ static void parent_of(const char* path, char* dir, size_t len) {
   }
 }
 
+// A link on the way to H2's file that someone else owns may have been planted
+// to steer the JVM onto a file of theirs choosing: refused. The user's own
+// links and root's are followed, as the kernel does.
+static void check_links(const char* path) {
+  char prefix[JVM_MAXPATHLEN];
+  const size_t len = strlen(path);
+  for (size_t end = 1; end <= len; end++) {
+    if ((end < len && path[end] != '/') || path[end - 1] == '/') {
+      continue;
+    }
+    memcpy(prefix, path, end);
+    prefix[end] = '\0';
+    struct stat st;
+    if (::lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
+      TeraHeapArguments::fail("-XX:TeraHeapPath=%s goes through %s, a symbolic link owned by another user "
+                              "(uid %u) that could steer H2 onto a file of theirs; give the real path",
+                              path, prefix, (unsigned)st.st_uid);
+    }
+  }
+}
+
+// Anyone may rename or replace a file in a directory every user can write,
+// unless the directory has the sticky bit (as /tmp has).
+static void check_directory(const char* path, const char* dir) {
+  struct stat st;
+  if (os::stat(dir, &st) == 0 && (st.st_mode & S_IWOTH) != 0 && (st.st_mode & S_ISVTX) == 0) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s: directory %s is writable by every user and has no sticky bit, "
+                            "so anyone could replace H2's file there; give a directory that only this user can "
+                            "write, or set its sticky bit (chmod +t)", path, dir);
+  }
+}
+
 static TeraHeapPathInfo inspect(const char* path) {
   TeraHeapPathInfo info;
   info.named = false;
@@ -50,8 +83,14 @@ static TeraHeapPathInfo inspect(const char* path) {
   if (strlen(path) == 0 || strlen(path) >= JVM_MAXPATHLEN - 32) {
     TeraHeapArguments::fail("-XX:TeraHeapPath='%s' is not a usable path: give a directory or a file path", path);
   }
+  check_links(path);
 
   struct stat st;
+  if (::lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (os::stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s is a symbolic link: H2's file is never opened through a link, "
+                            "which would let whoever made it choose the file H2 overwrites; give the file's "
+                            "real path or a directory", path);
+  }
   if (os::stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
       os::snprintf(info.dir, sizeof(info.dir), "%s", path);
@@ -75,6 +114,7 @@ static TeraHeapPathInfo inspect(const char* path) {
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s cannot be read (%s): give a directory or a file path "
                             "that this user can write", path, os::strerror(errno));
   }
+  check_directory(path, info.dir);
   return info;
 }
 
@@ -104,7 +144,8 @@ TeraHeapFile::TeraHeapFile(int fd, const char* path, bool named) :
 
 static int create_unnamed(const char* dir, char* path, size_t len) {
   os::snprintf(path, len, "%s/teraheap-h2-XXXXXX", dir);
-  const int fd = mkstemp(path);
+  // A new file of this user's, mode 0600, that no one else can have made.
+  const int fd = mkostemp(path, O_CLOEXEC);
   if (fd < 0) {
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s: cannot create H2's file there (%s); "
                             "give a directory that this user can write", dir, os::strerror(errno));
@@ -114,17 +155,49 @@ static int create_unnamed(const char* dir, char* path, size_t len) {
   return fd;
 }
 
+// Opens a file the user named and makes it H2's: only a regular file of this
+// user's with no other name, empty or made for H2 before, and only to be read
+// by this user. It is emptied: nothing of an earlier run is read back.
 static int open_named(const char* path) {
-  const int fd = os::open(path, O_RDWR | O_CREAT, 0600);
+  const int fd = os::open(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
   if (fd < 0) {
+    if (errno == ELOOP) {
+      TeraHeapArguments::fail("-XX:TeraHeapPath=%s is a symbolic link: H2's file is never opened through a "
+                              "link; give the file's real path or a directory", path);
+    }
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s: cannot open H2's file (%s); "
                             "give a file path that this user can write", path, os::strerror(errno));
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s is not a regular file: give a directory or a file path", path);
+  }
+  if (st.st_uid != geteuid()) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s belongs to another user (uid %u): H2 only takes a file of "
+                            "this user's (uid %u); give a path of your own or a directory",
+                            path, (unsigned)st.st_uid, (unsigned)geteuid());
+  }
+  if (st.st_nlink > 1) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s has %u names (hard links), and another name may be somebody's "
+                            "data: give a file of its own or a directory", path, (unsigned)st.st_nlink);
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s is in use by another JVM: give each JVM its own H2 file "
                             "or a directory", path);
   }
-  // Whatever an earlier run left there is not ours to read: start from an empty file.
+  if (st.st_size > 0 && !TeraHeapFileMark::is_present(fd, (size_t)st.st_size)) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s holds " SIZE_FORMAT "%s of data that TeraHeap did not write, "
+                            "and H2 never overwrites such a file: name a new file or a directory, or remove "
+                            "this file yourself if its data is not needed", path,
+                            byte_size_in_proper_unit((size_t)st.st_size), proper_unit_for_byte_size((size_t)st.st_size));
+  }
+  // The heap holds the program's objects: no one else may read them, whatever the file's mode was.
+  if ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600) != 0) {
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s cannot be made readable by this user only (%s): "
+                            "give a file path on a file system with Unix permissions, or a directory",
+                            path, os::strerror(errno));
+  }
+  // An earlier run's heap is not read back: start from an empty file.
   if (ftruncate(fd, 0) != 0) {
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s cannot be truncated (%s)", path, os::strerror(errno));
   }
@@ -145,8 +218,13 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
   }
 
   // Without preallocation the file only gets its length: storage comes a region at a time.
-  const int err = TeraHeapPreallocate ? posix_fallocate(fd, 0, (off_t)size)
-                                      : (ftruncate(fd, (off_t)size) == 0 ? 0 : errno);
+  // A named file ends in the mark that lets the next run tell it from somebody's data.
+  const size_t length = size + (info.named ? TeraHeapFileMark::bytes : 0);
+  int err = TeraHeapPreallocate ? posix_fallocate(fd, 0, (off_t)length)
+                                : (ftruncate(fd, (off_t)length) == 0 ? 0 : errno);
+  if (err == 0 && info.named && !TeraHeapFileMark::write(fd, size)) {
+    err = errno;
+  }
   if (err != 0) {
     if (info.named) {
       ftruncate(fd, 0);
@@ -177,6 +255,9 @@ void TeraHeapFile::map_at(char* base, size_t size) {
   if (TeraHeapHugePages) {
     ::madvise(base, size, MADV_HUGEPAGE);
   }
+  // A core dump leaves H2 out: it can be terabytes, and the kernel would read every page of it
+  // from the file to write it (under a coredump_filter that takes shared file mappings).
+  ::madvise(base, size, MADV_DONTDUMP);
   // The reservation was recorded by the heap; tell NMT these pages are now backed.
   MemTracker::record_virtual_memory_commit(base, size, CALLER_PC);
 }

@@ -10,7 +10,9 @@
 
 // The file H2 is mapped over. Either an unnamed file in a directory, unlinked
 // as soon as it is made so that it goes away with the process, or a file the
-// user named, which stays. Storage for all of H2 is allocated when the file is
+// user named, which stays. A named file is taken only if it is this user's,
+// reached through no link, and empty or made for H2 before (TeraHeapFileMark);
+// it is made readable by its owner only. Storage for all of H2 is allocated when the file is
 // made (-XX:+TeraHeapPreallocate, the default), so a full file system is an
 // error at start; without it the file is sparse. Either way a region's storage
 // is allocated before the region is written (reserve_storage), so a full file

@@ -47,8 +47,9 @@
   product(ccstr, TeraHeapPath, NULL,                                        \
           "Where H2's backing file lives: a directory (an unnamed file is " \
           "made there and unlinked at once: it goes with the process) or a "\
-          "file path (created or reused, kept after exit). Default: the "   \
-          "system temp directory.")                                         \
+          "file path (created, or reused if an earlier run made it for H2; "\
+          "any other file is refused; mode 0600; kept after exit). "        \
+          "Default: the system temp directory.")                            \
                                                                             \
   product(size_t, TeraHeapRegionSize, 32 * M,                               \
           "Size of an H2 region, the unit in which H2 is filled and freed. "\
