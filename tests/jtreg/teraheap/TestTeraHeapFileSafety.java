@@ -169,7 +169,7 @@ public class TestTeraHeapFileSafety {
         check(mode(h2).equals("rw-------"), "a new named file is 0600");
         checkMarked(h2);
         // Made readable by others after the run: the next run takes it back to 0600 before writing.
-        Files.setPosixFilePermissions(h2, PosixFilePermissions.fromString("rw-rw-rw-"));
+        Files.setPosixFilePermissions(h2, PosixFilePermissions.fromString("rw-r--r--"));
         OutputAnalyzer out = teraheap(h2, ShowMode.class.getName(), h2.toString());
         out.shouldHaveExitValue(0);
         out.shouldContain("MODE rw-------");
