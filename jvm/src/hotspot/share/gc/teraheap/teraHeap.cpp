@@ -121,7 +121,11 @@ bool TeraHeap::mark_from_live_regions(ParCompactionManager* cm) {
   return TeraHeapLiveness::mark_from_live_region(_regions, cm) || TeraHeapEvacuation::trace(cm);
 }
 
-void TeraHeap::confirm_summaries() {
+void TeraHeap::marked_from_roots() {
+  // Tagged roots in H2 that marking reaches from here on are reached through
+  // H2's cards: they may be held only by their own group.
+  TeraHeapEvacuation::end_marking_from_roots();
+  TeraHeapLiveness::read_reached_regions(_regions);
   _regions->backward_targets()->confirm(_regions);
 }
 
@@ -198,7 +202,6 @@ void TeraHeap::collect() {
   bool any_movable = pressure || TeraHeapStressMove;
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
     if (!is_in_h2(root) && PSParallelCompact::mark_bitmap()->is_marked(root)) {
-      TeraHeapEvacuation::note_rooted(label);
       const bool advised = TeraHeapRoots::is_movable(label);
       groups.append(TeraHeapMoveTask::Group{root, label, advised, false});
       any_movable |= advised;

@@ -74,12 +74,14 @@ public:
   static void prepare_marking();
   static void mark_region_live(oop obj);
   // Called whenever a marking stack runs dry: reads the cards of one region
-  // that marking made live into `cm`'s stacks. False if none was waiting.
+  // that marking made live into `cm`'s stacks (not before marked_from_roots).
+  // False if none was waiting.
   // Full GC, after the parallel marking from roots, before reference
-  // processing: regions whose summarized cards marking skipped are checked
+  // processing: the GC workers read the regions it made live (TeraHeapLiveness),
+  // then regions whose summarized cards marking skipped are checked
   // (TeraHeapBackwardTargets), and what they lead to is marked by the GC
   // workers.
-  static void confirm_summaries();
+  static void marked_from_roots();
   static bool mark_from_live_regions(ParCompactionManager* cm);
   static bool is_alive_in_h2(oop obj);
   static void collect();

@@ -10,6 +10,7 @@
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/parallel/psPromotionManager.inline.hpp"
 #include "gc/parallel/psScavenge.inline.hpp"
+#include "gc/shared/collectedHeap.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
@@ -411,6 +412,27 @@ void TeraHeapCards::mark_summarized(TeraHeapRegions* regions, uint region, ParCo
                cl.start_card(mr);
                iterate_fields(obj, mr, &cl);
              });
+}
+
+size_t TeraHeapCards::fill_dead_objects(TeraHeapRegions* regions, uint region, bool is_dead(oop)) {
+  size_t filled = 0;
+  HeapWord* seen_to = regions->bottom(region);   // objects below were looked at
+  walk_cards(regions, region, false,
+             [](CardValue v) { return v != clean; },
+             [&](CardValue* card, MemRegion mr, HeapWord* obj) {
+               for (HeapWord* p = MAX2(obj, seen_to); p < mr.end(); ) {
+                 oop o = cast_to_oop(p);
+                 const size_t size = o->size();
+                 if (is_dead(o)) {
+                   // Its header only: the rest of the page in H2 stays as it was.
+                   CollectedHeap::fill_with_object(p, size, false /* zap */);
+                   filled++;
+                 }
+                 p += size;
+                 seen_to = p;
+               }
+             });
+  return filled;
 }
 
 void TeraHeapCards::log_cards_read() {

@@ -70,6 +70,12 @@ public:
   static void mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
   // Full GC: marks what the summarized cards of `region` refer to.
   static void mark_summarized(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
+  // Full GC, after marking, before the adjust step: every object of start
+  // region `region` that `is_dead` calls dead, and that reaches into a card
+  // that is not clean, becomes a filler of its size (so object starts stay
+  // valid); what its fields referred to is then no collector's concern.
+  // Returns how many. The VM thread.
+  static size_t fill_dead_objects(TeraHeapRegions* regions, uint region, bool is_dead(oop));
 
   // Full GC, after the new addresses are known: updates the H1 referents of
   // every non-clean card and sets each card's state from what it refers to,

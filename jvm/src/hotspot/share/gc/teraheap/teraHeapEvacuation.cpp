@@ -63,11 +63,19 @@ static int compare_orphans(const TeraHeapOrphan& a, const TeraHeapOrphan& b) {
 static int compare_labels(const jlong& a, const jlong& b) {
   return a < b ? -1 : (a > b ? 1 : 0);
 }
-static int compare_labels_ptr(jlong* a, jlong* b) {
-  return compare_labels(*a, *b);
+
+// A tagged root in H2, and whether this full GC's marking from roots reached it.
+struct TeraHeapRoot {
+  HeapWord* addr;
+  bool      reached;
+};
+typedef GrowableArrayCHeap<TeraHeapRoot, mtGC> TeraHeapRootList;
+
+static int compare_root_to(HeapWord* const& a, const TeraHeapRoot& b) {
+  return a < b.addr ? -1 : (a > b.addr ? 1 : 0);
 }
-static int compare_words(HeapWord* const& a, HeapWord* const& b) {
-  return a < b ? -1 : (a > b ? 1 : 0);
+static int compare_roots(const TeraHeapRoot& a, const TeraHeapRoot& b) {
+  return compare_root_to(a.addr, b);
 }
 
 static TeraHeapRegions* _regions = NULL;
@@ -76,15 +84,17 @@ static uint _stress_evacuations = 0;   // -XX:+TeraHeapStressEvacuationFailure's
 
 // Per region (all NULL or false between full GCs, but the roots).
 static TeraHeapTracedRegion** _traced = NULL;
-static GrowableArrayCHeap<HeapWord*, mtGC>** _roots = NULL;   // tagged roots in it, sorted
-static volatile bool* _root_reached = NULL;
+static TeraHeapRootList** _roots = NULL;   // tagged roots in it, sorted
 static bool* _evacuating = NULL;
+// From prepare() to the end of the marking from roots: marking has read no
+// H2 card yet, so a root it reaches is held from outside H2 (see note_root).
+static volatile bool _counting_roots = false;
 
 static GrowableArrayCHeap<uint, mtGC>* _traced_list = NULL;      // by label, then address
 static GrowableArrayCHeap<uint, mtGC>* _rooted_regions = NULL;   // regions with a roots list
 static GrowableArrayCHeap<uint, mtGC>* _evacuating_list = NULL;
 static GrowableArrayCHeap<uint, mtGC>* _evacuated_list = NULL;   // to free once adjusted
-static GrowableArrayCHeap<jlong, mtGC>* _rooted_labels = NULL;
+static GrowableArrayCHeap<jlong, mtGC>* _held_labels = NULL;     // sorted
 static GrowableArrayCHeap<TeraHeapOrphan, mtGC>* _orphans = NULL;  // sorted by label
 
 // Objects reached from outside a traced label, not followed yet.
@@ -108,20 +118,18 @@ void TeraHeapEvacuation::initialize(TeraHeapRegions* regions) {
   }
   const uint n = regions->count();
   _traced = NEW_C_HEAP_ARRAY(TeraHeapTracedRegion*, n, mtGC);
-  _roots = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<HeapWord* COMMA mtGC>*, n, mtGC);
-  _root_reached = NEW_C_HEAP_ARRAY(volatile bool, n, mtGC);
+  _roots = NEW_C_HEAP_ARRAY(TeraHeapRootList*, n, mtGC);
   _evacuating = NEW_C_HEAP_ARRAY(bool, n, mtGC);
   for (uint i = 0; i < n; i++) {
     _traced[i] = NULL;
     _roots[i] = NULL;
-    _root_reached[i] = false;
     _evacuating[i] = false;
   }
   _traced_list = new GrowableArrayCHeap<uint, mtGC>(16);
   _rooted_regions = new GrowableArrayCHeap<uint, mtGC>(16);
   _evacuating_list = new GrowableArrayCHeap<uint, mtGC>(16);
   _evacuated_list = new GrowableArrayCHeap<uint, mtGC>(16);
-  _rooted_labels = new GrowableArrayCHeap<jlong, mtGC>(16);
+  _held_labels = new GrowableArrayCHeap<jlong, mtGC>(16);
   _orphans = new GrowableArrayCHeap<TeraHeapOrphan, mtGC>(16);
   _queue = new GrowableArrayCHeap<oop, mtGC>(64);
   _queue_lock = new Mutex(Mutex::leaf, "TeraHeapEvacuation_lock", true, Mutex::_safepoint_check_never);
@@ -151,10 +159,13 @@ void TeraHeapEvacuation::prepare() {
     return;
   }
   _full_gcs++;
-  _rooted_labels->clear();
   for (int k = 0; k < _rooted_regions->length(); k++) {
-    _root_reached[_rooted_regions->at(k)] = false;
+    TeraHeapRootList* roots = _roots[_rooted_regions->at(k)];
+    for (int j = 0; j < roots->length(); j++) {
+      roots->adr_at(j)->reached = false;
+    }
   }
+  _counting_roots = true;
   if (_orphans->is_empty()) {
     return;
   }
@@ -181,7 +192,11 @@ void TeraHeapEvacuation::prepare() {
     }
     TeraHeapOrphan* o = find_orphan(label);
     if (spans) {
-      o->next_gc = UINT_MAX;   // an object larger than a region: never traced
+      // An object larger than a region: not traced while the label holds one,
+      // looked at again with the back-off, so that the label is traced once
+      // that object's regions are freed.
+      o->next_gc = _full_gcs + o->interval;
+      o->interval = MIN2(o->interval * 2, longest_trace_interval);
       continue;
     }
     if (used > budget) {
@@ -205,16 +220,27 @@ void TeraHeapEvacuation::prepare() {
   }
 }
 
+// Notes a tagged root reached, while only the marking from roots (stacks,
+// JNI handles, class data, and what they reach in H1, traces included) has
+// run. A root reached only later, through a live region's cards, may be held
+// by its own group: a field of a dropped group that the program wrote after
+// the move (HashMap's cached values() view, a young object) leads to an H1
+// object that leads back to the group's root. Such a root does not hold its
+// label, whose next trace then decides object by object.
 static void note_root(uint r, oop obj) {
-  GrowableArrayCHeap<HeapWord*, mtGC>* roots = _roots[r];
-  if (roots == NULL || Atomic::load(&_root_reached[r])) {
+  TeraHeapRootList* roots = _roots[r];
+  if (roots == NULL || !Atomic::load(&_counting_roots)) {
     return;
   }
   bool found;
-  roots->find_sorted<HeapWord*, compare_words>(cast_from_oop<HeapWord*>(obj), found);
-  if (found) {
-    Atomic::store(&_root_reached[r], true);
+  const int at = roots->find_sorted<HeapWord*, compare_root_to>(cast_from_oop<HeapWord*>(obj), found);
+  if (found && !Atomic::load(&roots->adr_at(at)->reached)) {
+    Atomic::store(&roots->adr_at(at)->reached, true);
   }
+}
+
+void TeraHeapEvacuation::end_marking_from_roots() {
+  Atomic::store(&_counting_roots, false);
 }
 
 // Records obj if its region is traced; true the first time.
@@ -340,7 +366,6 @@ static void forget_freed_roots() {
     } else {
       delete _roots[r];
       _roots[r] = NULL;
-      _root_reached[r] = false;
     }
   }
   _rooted_regions->trunc_to(kept);
@@ -366,19 +391,17 @@ void TeraHeapEvacuation::forget_freed_regions() {
   forget_freed_roots();
 }
 
-void TeraHeapEvacuation::note_rooted(jlong label) {
-  if (enabled()) {
-    _rooted_labels->append(label);
-  }
-}
-
+// A root that just moved or was copied: live in this GC, so it holds its label.
 static void add_root(oop root) {
   const uint r = _regions->index_of(root);
   if (_roots[r] == NULL) {
-    _roots[r] = new GrowableArrayCHeap<HeapWord*, mtGC>(4);
+    _roots[r] = new TeraHeapRootList(4);
     _rooted_regions->append(r);
   }
-  _roots[r]->insert_sorted<compare_words>(cast_from_oop<HeapWord*>(root));
+  _roots[r]->insert_sorted<compare_roots>(TeraHeapRoot{cast_from_oop<HeapWord*>(root), false});
+  bool found;
+  const int at = _roots[r]->find_sorted<HeapWord*, compare_root_to>(cast_from_oop<HeapWord*>(root), found);
+  _roots[r]->adr_at(at)->reached = true;
 }
 
 void TeraHeapEvacuation::note_moved_root(oop copy) {
@@ -480,13 +503,17 @@ public:
   size_t words() const { return _words; }
 };
 
+// A traced object that marking did not reach: garbage, though its region may stay.
+static bool unreached(oop obj) {
+  return !TeraHeapEvacuation::is_reached(obj);
+}
+
 size_t TeraHeapEvacuation::evacuate() {
   if (!enabled() || _traced_list->is_empty()) {
     return 0;
   }
   log_debug(gc, teraheap)("Tracing had at most %d objects waiting at once", Atomic::load(&_deepest_trace));
   Atomic::store(&_deepest_trace, 0);
-  _rooted_labels->sort(compare_labels_ptr);
   ResourceMark rm;
   GrowableArray<TeraHeapEvacuatedLabel> chosen;
   size_t free_regions = _regions->count() - _regions->regions_in_use();
@@ -502,78 +529,127 @@ size_t TeraHeapEvacuation::evacuate() {
       used += _regions->used(r).word_size();
       live += Atomic::load(&_traced[r]->live_words);
     }
-    bool rooted;
-    _rooted_labels->find_sorted<jlong, compare_labels>(label, rooted);
     // Each worker may leave a buffer's worth unused per label: room for twice the live data.
     const size_t needed = 2 * (live / _regions->region_words()) + 2;
     // The stress mode evacuates every traced label, so that any program runs evacuations.
     const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * used || TeraHeapStressMove;
+    // A group of the label moving from H1 in this GC does not keep it: it went
+    // to fresh regions (prepare closed the label), and its references to the
+    // label's traced objects are on dirty cards, adjusted to their copies.
     log_debug(gc, teraheap)("Label " JLONG_FORMAT ": " SIZE_FORMAT "K live in " SIZE_FORMAT "K of %d regions%s",
                             label, live * HeapWordSize / K, used * HeapWordSize / K, b - a,
-                            rooted ? ", rooted in H1: kept" : (!sparse ? ", dense: kept" :
-                            (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated")));
-    if (!rooted && sparse && free_regions >= needed) {
+                            !sparse ? ", dense: kept" :
+                            (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated"));
+    if (sparse && free_regions >= needed) {
       free_regions -= needed;
       chosen.append(TeraHeapEvacuatedLabel{label, a, b, true, stress_stop ? live / 2 : SIZE_MAX, 0});
     }
   }
-  if (chosen.is_empty()) {
-    return 0;
-  }
-  if (TeraHeapStressEvacuationFailure) {
-    _stress_evacuations++;
-  }
-  GrowableArray<TeraHeapEvacuatedRegion> regions_to_copy;
-  for (int n = 0; n < chosen.length(); n++) {
-    for (int k = chosen.at(n).a; k < chosen.at(n).b; k++) {
-      const uint r = _traced_list->at(k);
-      _evacuating[r] = true;
-      _evacuating_list->append(r);
-      regions_to_copy.append(TeraHeapEvacuatedRegion{k, n});
+  size_t objects = 0;
+  if (chosen.is_nonempty()) {
+    if (TeraHeapStressEvacuationFailure) {
+      _stress_evacuations++;
     }
-  }
-  TeraHeapEvacuateTask task(&chosen, &regions_to_copy);
-  ParallelScavengeHeap::heap()->workers().run_task(&task);
-  for (int n = 0; n < chosen.length(); n++) {
-    const TeraHeapEvacuatedLabel& l = chosen.at(n);
-    for (int k = l.a; k < l.b; k++) {
-      const uint r = _traced_list->at(k);
-      if (l.complete) {
-        _regions->set_has_cards(r, false);   // nothing live is left to adjust
-        _evacuated_list->append(r);
-      } else {
-        _regions->set_has_cards(r, true);
+    GrowableArray<TeraHeapEvacuatedRegion> regions_to_copy;
+    for (int n = 0; n < chosen.length(); n++) {
+      for (int k = chosen.at(n).a; k < chosen.at(n).b; k++) {
+        const uint r = _traced_list->at(k);
+        _evacuating[r] = true;
+        _evacuating_list->append(r);
+        regions_to_copy.append(TeraHeapEvacuatedRegion{k, n});
       }
     }
-    if (!l.complete) {
-      log_info(gc, teraheap)("H2 had no room to evacuate label " JLONG_FORMAT ": its regions stay", l.label);
+    TeraHeapEvacuateTask task(&chosen, &regions_to_copy);
+    ParallelScavengeHeap::heap()->workers().run_task(&task);
+    for (int n = 0; n < chosen.length(); n++) {
+      const TeraHeapEvacuatedLabel& l = chosen.at(n);
+      for (int k = l.a; k < l.b; k++) {
+        const uint r = _traced_list->at(k);
+        if (l.complete) {
+          _regions->set_has_cards(r, false);   // nothing live is left to adjust
+          _evacuated_list->append(r);
+        } else {
+          _regions->set_has_cards(r, true);
+        }
+      }
+      if (!l.complete) {
+        log_info(gc, teraheap)("H2 had no room to evacuate label " JLONG_FORMAT ": its regions stay", l.label);
+      } else {
+        // Other groups of the label may be dropped next: trace it again soon.
+        TeraHeapOrphan* o = find_orphan(l.label);
+        if (o != NULL) {
+          o->next_gc = _full_gcs + 1;
+          o->interval = 1;
+        }
+      }
+      _labels_evacuated += l.complete ? 1 : 0;
     }
-    _labels_evacuated += l.complete ? 1 : 0;
+    _objects_evacuated += task.objects();
+    _words_evacuated += task.words();
+    objects = task.objects();
   }
-  _objects_evacuated += task.objects();
-  _words_evacuated += task.words();
-  return task.objects();
+  // The traced regions that stay (their label was kept, or H2 had no room to
+  // finish its copy). Marking followed the fields of their reached objects
+  // only, not their cards (TeraHeapLiveness), so an unreached object there
+  // may refer to H1 objects that were not marked and to regions that were
+  // freed. It is garbage: where a collector would read its fields (a card
+  // that is not clean), it becomes a filler of its size.
+  size_t filled = 0;
+  for (int k = 0; k < _traced_list->length(); k++) {
+    const uint r = _traced_list->at(k);
+    if (!_evacuated_list->contains(r)) {
+      filled += TeraHeapCards::fill_dead_objects(_regions, r, unreached);
+    }
+  }
+  if (filled > 0) {
+    log_debug(gc, teraheap)("Dead objects of traced regions that stay, on cards the collectors read: " SIZE_FORMAT
+                            " made fillers", filled);
+  }
+  return objects;
+}
+
+// Whether every tagged root in H2 of a label was reached by the marking from roots.
+static void note_held_labels() {
+  ResourceMark rm;
+  GrowableArray<jlong> not_held;
+  _held_labels->clear();
+  for (int k = 0; k < _rooted_regions->length(); k++) {
+    const uint r = _rooted_regions->at(k);
+    const TeraHeapRootList* roots = _roots[r];
+    bool all = true;
+    for (int j = 0; j < roots->length() && all; j++) {
+      all = roots->at(j).reached;
+    }
+    if (roots->is_empty()) {
+      continue;
+    }
+    if (all) {
+      _held_labels->insert_sorted<compare_labels>(_regions->label(r));
+    } else {
+      not_held.insert_sorted<compare_labels>(_regions->label(r));
+    }
+  }
+  for (int k = 0; k < not_held.length(); k++) {
+    bool found;
+    const int at = _held_labels->find_sorted<jlong, compare_labels>(not_held.at(k), found);
+    if (found) {
+      _held_labels->remove_at(at);
+    }
+  }
 }
 
 size_t TeraHeapEvacuation::finish() {
   if (!enabled()) {
     return 0;
   }
-  // Labels whose tagged roots this GC reached.
-  for (int k = 0; k < _rooted_regions->length(); k++) {
-    const uint r = _rooted_regions->at(k);
-    if (_root_reached[r]) {
-      _rooted_labels->append(_regions->label(r));
-    }
-  }
   // Roots in evacuated regions follow their copies. Those not copied stay on
   // their region's list: dead with it if it is freed below, else still there.
   for (int k = 0; k < _evacuating_list->length(); k++) {
     const uint r = _evacuating_list->at(k);
-    GrowableArrayCHeap<HeapWord*, mtGC>* roots = _roots[r];
+    TeraHeapRootList* roots = _roots[r];
     int kept = 0;
     for (int j = 0; roots != NULL && j < roots->length(); j++) {
-      oop root = cast_to_oop(roots->at(j));
+      oop root = cast_to_oop(roots->at(j).addr);
       if (root->is_forwarded()) {
         assert(_regions->index_of(root->forwardee()) != r, "copies go to fresh regions");
         add_root(root->forwardee());
@@ -596,6 +672,23 @@ size_t TeraHeapEvacuation::finish() {
                            _labels_evacuated, freed);
   }
   forget_freed_roots();
+  // A trace is exact: a root in a traced region that stays, which marking did
+  // not reach, is garbage (and was made a filler if a collector reads it).
+  // Forgotten, it no longer makes its label look dropped at every full GC.
+  for (int k = 0; k < _traced_list->length(); k++) {
+    const uint r = _traced_list->at(k);
+    TeraHeapRootList* roots = _roots[r];
+    if (roots == NULL || !_regions->in_use(r)) {
+      continue;
+    }
+    int kept = 0;
+    for (int j = 0; j < roots->length(); j++) {
+      if (is_reached(cast_to_oop(roots->at(j).addr))) {
+        roots->at_put(kept++, roots->at(j));
+      }
+    }
+    roots->trunc_to(kept);
+  }
   _objects_evacuated = _words_evacuated = 0;
   _labels_evacuated = 0;
   for (int k = 0; k < _evacuating_list->length(); k++) {
@@ -608,14 +701,19 @@ size_t TeraHeapEvacuation::finish() {
     _traced[_traced_list->at(k)] = NULL;
   }
   _traced_list->clear();
-  _rooted_labels->sort(compare_labels_ptr);
 
-  // The labels in H2 that no root kept: orphaned, traced when due.
+  // A label is held when the marking from roots reached every one of its
+  // tagged roots in H2. The others are orphaned, traced when due: a label
+  // with no root left, one of whose groups the program dropped (the label
+  // may be reused for new groups: its regions link the old groups to the new
+  // through the region they share), or whose roots were reached only through
+  // H2 (possibly through their own group's cards).
+  note_held_labels();
   GrowableArrayCHeap<TeraHeapOrphan, mtGC>* orphans = new GrowableArrayCHeap<TeraHeapOrphan, mtGC>(16);
   for (int k = 0; k < _regions->in_use_count(); k++) {
     const jlong label = _regions->label(_regions->in_use_region(k));
     bool found;
-    _rooted_labels->find_sorted<jlong, compare_labels>(label, found);
+    _held_labels->find_sorted<jlong, compare_labels>(label, found);
     if (found) {
       continue;
     }

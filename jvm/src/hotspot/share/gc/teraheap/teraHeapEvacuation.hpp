@@ -15,20 +15,28 @@ class TeraHeapRegions;
 // Sparse labels evacuated at full GCs. A region lives while anything refers
 // into it, so a group that the program dropped keeps all its regions while
 // another group still refers to a few of its objects (GraphX's successive
-// graphs share their index and edge arrays). Such a label is found cheaply:
-// none of its tagged roots was reached by the last full GC's marking (an
-// "orphaned" label; the roots in H2 are remembered per region from their move
-// on, and looked up when marking reaches that region). The next full GC then traces it object by object:
-// marking records which of its objects are reached (from H1, roots, or the
-// cards of other regions) and follows their fields within traced regions,
-// so that the label's live data is known exactly, and weak references into
-// it are cleared per object. If that is under
+// graphs share their index and edge arrays), or while a live group of the
+// same label shares a region with it (links within a label are kept per
+// region). Such a label is found cheaply: one of its tagged roots in H2 was
+// not reached by the last full GC's marking from roots, before any H2 card
+// was read (an "orphaned" label; the roots in H2 are remembered per region
+// from their move on, and looked up when marking reaches that region). A
+// root reached only through H2's cards does not count: the cards of a
+// dropped group that the program wrote after the move can lead back to its
+// own root through H1. The next full GC then traces the label object by
+// object: marking records which of its objects are reached (from H1, roots,
+// or the cards of other regions) and follows their fields within traced
+// regions, and the cards of traced regions are not read (they would make the
+// fields of dead objects roots), so that the label's live data is known
+// exactly, and weak references into it are cleared per object. If that is under
 // -XX:TeraHeapEvacuationLiveThresholdPercent of what its regions hold, its
 // live objects are copied, in address order (which keeps the depth-first
 // layout), into fresh regions of the same label; the old copies forward to
 // the new ones until every reference has been adjusted (live H1 objects with
 // the groups' moves, roots and H2's cards in the adjust phase), and then the
-// old regions are freed.
+// old regions are freed. In traced regions that stay, the unreached objects
+// on cards that the collectors read become fillers, and unreached roots are
+// forgotten.
 //
 // A label is traced at most every so many full GCs, doubling while it stays
 // orphaned, and the regions traced in one full GC are bounded, so that
@@ -42,8 +50,12 @@ public:
   // Before marking: picks the orphaned labels to trace in this full GC.
   static void prepare();
   // Marking reached `obj` in H2 from outside a traced label: records it if
-  // its region is traced, and notes a tagged root reached. Any GC worker.
+  // its region is traced, and notes a tagged root reached if no H2 card has
+  // been read yet. Any GC worker.
   static void reached(oop obj);
+  // The marking from roots is done: roots reached from now on were reached
+  // through H2, and do not hold their labels.
+  static void end_marking_from_roots();
   // Follows one recorded object and what it reaches within traced regions
   // into `cm`'s marking stacks; false if none was waiting.
   static bool trace(ParCompactionManager* cm);
@@ -53,12 +65,11 @@ public:
 
   // The full GC freed the dead regions: those traced are not evacuated.
   static void forget_freed_regions();
-  // A group of `label` rooted in H1 was live at this full GC.
-  static void note_rooted(jlong label);
   // A tagged root just moved to H2, at `copy`: marking looks for it from now on.
   static void note_moved_root(oop copy);
   // After the groups moved: copies the live objects of the traced labels that
-  // proved sparse. Returns the objects copied.
+  // proved sparse, and makes fillers of the dead objects of traced regions
+  // that stay where a collector reads them. Returns the objects copied.
   static size_t evacuate();
   // Whether `p` is in a region whose objects may have been copied this GC.
   static bool is_evacuating(const void* p);

@@ -25,9 +25,12 @@ class ThreadClosure;
 // and the classes of its objects (kept loaded while the region lives).
 //
 // References between regions of one label are recorded once, when the group
-// moves, and kept: a group is one unit. References to another label's regions
-// keep their cards non-clean, are found again by every full GC, and so stop
-// keeping the other group alive as soon as the mutator drops them.
+// moves, and kept: a group is one unit. A region that two groups of a label
+// share (a label reused for successive groups) links them too, so a dropped
+// group is freed by tracing its label (TeraHeapEvacuation), not here.
+// References to another label's regions keep their cards non-clean, are found
+// again by every full GC, and so stop keeping the other group alive as soon as
+// the mutator drops them.
 //
 // Liveness during a full GC's marking: a region becomes live when marking
 // (by any GC worker, or the VM thread during reference processing) reaches

@@ -1,0 +1,146 @@
+/*
+ * @test
+ * @summary Dropped groups are freed even when the program used them after their move:
+ *          a moved HashMap whose values() the program iterated (HashMap caches the view, which
+ *          refers back to the map, in a field of the map), or into which it stored a young
+ *          object, dropped but for one value, keeps that value alone in H2; and a label reused
+ *          for successive groups, each moved while the previous one is alive, does not keep every
+ *          group it ever held. In every GC mode and variant (dense prefix, allocation-failure full
+ *          GCs, heap verification), with the kept objects intact.
+ * @library /lib /test/lib
+ * @run main/othervm/timeout=1800 TestTeraHeapTouchedGroups
+ */
+
+import java.util.HashMap;
+
+import org.teraheap.H2Stats;
+import org.teraheap.TeraHeap;
+
+public class TestTeraHeapTouchedGroups {
+    static void check(boolean ok, String what) {
+        TeraHeapProcess.check(ok, what);
+    }
+
+    /** Child: a moved HashMap of 20,000 long[8], touched after the move, dropped but for one value. */
+    public static class Touched {
+        static volatile Object sink;
+
+        static void run(String how) {
+            final long label = 42;
+            HashMap<Integer, long[]> map = new HashMap<>();
+            for (int i = 0; i < 20_000; i++) {
+                long[] v = new long[8];
+                v[0] = i;
+                v[7] = -i;
+                map.put(i, v);
+            }
+            TeraHeap.tagRoot(map, label);
+            TeraHeap.move(label);
+            TeraHeapProcess.fullGC();
+            check(TeraHeap.isInH2(map), how + ": map moved");
+            long before = TeraHeap.stats().usedBytes();
+            long[] kept = map.get(12_345);
+            if (how.equals("values")) {
+                long sum = 0;
+                for (long[] v : map.values()) {   // caches map.values, which refers back to map
+                    sum += v[0];
+                }
+                sink = sum;
+            } else {
+                map.remove(0);                     // table[0], on the card of the map's own fields,
+                map.put(0, new long[8]);           // gets a young node
+            }
+            map = null;
+            for (int gc = 0; gc < 6; gc++) {
+                TeraHeapProcess.fullGC();
+                TeraHeapProcess.churn(4);
+            }
+            H2Stats s = TeraHeap.stats();
+            check(s.usedBytes() < 64 * 1024, how + ": H2 holds " + s.usedBytes() + " bytes of the " + before
+                  + " moved, with one long[8] of them reachable");
+            check(kept[0] == 12_345 && kept[7] == -12_345, how + ": the kept value is intact");
+            System.out.println(how + ": H2 used " + s.usedBytes());
+        }
+
+        public static void main(String[] args) {
+            run("values");
+            run("young");
+            System.out.println("TOUCHED-OK");
+        }
+    }
+
+    /** Child: one label for every round's group; at most two groups are alive at a time. */
+    public static class Reused {
+        static final class Node {
+            Node next;
+            int value;
+            Node(int value) {
+                this.value = value;
+            }
+        }
+
+        static final class Group {
+            final int round;
+            final Node head;     // laid out first
+            final Node[] index;  // then the index, which refers back into the whole chain
+            Group(int round) {
+                this.round = round;
+                head = new Node(round);
+                index = new Node[1000];
+                index[0] = head;
+                Node n = head;
+                for (int i = 1; i < 100_000; i++) {
+                    n.next = new Node(i);
+                    n = n.next;
+                    if (i % 100 == 0) {
+                        index[i / 100] = n;
+                    }
+                }
+            }
+            boolean intact() {
+                Node n = head;
+                check(n.value == round, "round " + round + ": head");
+                n = n.next;
+                for (int i = 1; i < 100_000; i++, n = n.next) {
+                    if (n.value != i || (i % 100 == 0 && index[i / 100] != n)) {
+                        return false;
+                    }
+                }
+                return n == null;
+            }
+        }
+
+        public static void main(String[] args) {
+            final int rounds = 30;
+            Group previous = null;
+            long groupBytes = 0;
+            for (int round = 0; round < rounds; round++) {
+                Group g = new Group(round);
+                TeraHeap.tagRoot(g, 1);
+                TeraHeap.move(1);
+                long used = TeraHeap.stats().usedBytes();
+                TeraHeapProcess.fullGC();   // moves g while `previous` is alive
+                check(TeraHeap.isInH2(g) && TeraHeap.isInH2(g.index), "round " + round + ": group moved");
+                if (round == 0) {
+                    groupBytes = TeraHeap.stats().usedBytes() - used;
+                }
+                check(previous == null || previous.intact(), "round " + round + ": the previous group is intact");
+                previous = g;               // drops the one before
+                TeraHeapProcess.churn(4);
+            }
+            TeraHeapProcess.fullGC();
+            check(previous.intact(), "the last group is intact");
+            H2Stats s = TeraHeap.stats();
+            check(s.usedBytes() < 8 * groupBytes, "H2 holds " + s.usedBytes() + " bytes after " + rounds
+                  + " rounds of " + groupBytes + "-byte groups, at most two of them alive at a time");
+            System.out.println("REUSED-OK used=" + s.usedBytes() + " group=" + groupBytes);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        TeraHeapProcess.runInEveryMode(Touched.class.getName(), "TOUCHED-OK",
+                "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=4m");   // the group in one region
+        TeraHeapProcess.runInEveryMode(Reused.class.getName(), "REUSED-OK",
+                "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m");
+    }
+}
