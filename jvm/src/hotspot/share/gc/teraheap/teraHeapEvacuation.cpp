@@ -398,10 +398,7 @@ static void add_root(oop root) {
     _roots[r] = new TeraHeapRootList(4);
     _rooted_regions->append(r);
   }
-  _roots[r]->insert_sorted<compare_roots>(TeraHeapRoot{cast_from_oop<HeapWord*>(root), false});
-  bool found;
-  const int at = _roots[r]->find_sorted<HeapWord*, compare_root_to>(cast_from_oop<HeapWord*>(root), found);
-  _roots[r]->adr_at(at)->reached = true;
+  _roots[r]->insert_sorted<compare_roots>(TeraHeapRoot{cast_from_oop<HeapWord*>(root), true});
 }
 
 void TeraHeapEvacuation::note_moved_root(oop copy) {

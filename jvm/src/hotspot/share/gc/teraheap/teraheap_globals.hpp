@@ -75,9 +75,10 @@
           "-XX:+TeraHeapDynamicH1. 0: the memory cgroup's limit.")          \
                                                                             \
   product(uintx, TeraHeapEvacuationLiveThresholdPercent, 50,              \
-          "A label that no tagged root keeps alive any more, but whose "   \
-          "regions live on because other data refers into them, has its "  \
-          "live objects copied to fresh regions, and its regions freed, "   \
+          "A label one of whose tagged roots is no longer reached from "   \
+          "outside H2, but whose regions live on because other data "       \
+          "refers into them, is traced; it has its live objects copied to " \
+          "fresh regions, and its regions freed, "                          \
           "when they hold less live data than this percent of their used " \
           "bytes. 0: never.")                                               \
                                                                             \
