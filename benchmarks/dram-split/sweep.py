@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """One DRAM cap, divided between H1 and H2's page cache: static splits against -XX:+TeraHeapDynamicH1
-(issue 12; the TeraCache paper's DR1/DR2 division). Run as root: the cap is a memory cgroup.
+(the division the TeraCache paper calls DR1/DR2). Run as root: the cap is a memory cgroup.
 
   sweep.py run [--workloads W ...] [--scale S] [--cap C] [--shares P ...] [--repeat N] [--csv F]
       per workload, TeraHeap with -Xmx at each share of the cap (bench.py run WORKLOAD th) and
@@ -33,9 +33,11 @@ sys.path.insert(0, str(HERE.parent))
 from benchlib import die, mb, size_bytes  # noqa: E402
 
 SPARK_BENCH = REPO / "benchmarks" / "spark" / "bench.py"
-# The README's table: each cell from the last of these that has it.
+# The recorded sweeps behind docs/results/dram-division.md, oldest policy first: each cell of
+# its table comes from the last of these that has it.
 RECORDED_CSVS = [HERE / "results" / f"dram-split-{name}.csv" for name in
-                 ("fit-young-v1", "fit-young", "whole-h2", "whole-h2-rest", "tc-young", "svdpp", "whole-fixes")]
+                 ("no-whole-h2-stop-eden-grows", "no-whole-h2-stop", "whole-h2", "whole-h2-rest", "tc-young",
+                  "svdpp", "dynamic-vs-h1-40")]
 RUN_CSV = REPO / "build" / "bench" / "dram-split.csv"
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Where H2 may live: local disk, a local RAM disk, and remote block devices over NBD, with the
-network's added latency as a knob (the thesis' study, seed 004). Run as root; each backing is set
+network's added latency as a knob (the storage study of the TeraHeap thesis, repeated here). Run as root; each backing is set
 up and torn down by backing.sh around its measurements.
 
   study.py devices [--backings B ...] [--latencies US ...] [--runtime S] [--repeat N] [--csv F]

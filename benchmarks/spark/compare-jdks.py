@@ -11,7 +11,7 @@ moves a workload's time, its GC pauses and its major faults.
       (cp -a build/jdk ~/jdk-before) to compare it with the build after, or name one JDK twice
       with JVM options for one name (--options off=-XX:SomeFlag=0, given as JAVA_TOOL_OPTIONS) to
       compare a flag's settings. The defaults are the
-      papers' regime of the README (D about 2.4 GB).
+      papers' regime of docs/results/papers-regime.md (D about 2.4 GB).
   compare-jdks.py table F
       medians per workload and JDK of the wall time, minor and full GC time, major faults and (in
       runs that counted it) the bytes read from the disk, each

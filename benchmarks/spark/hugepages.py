@@ -7,7 +7,7 @@ without, beside Spark-SD (Parallel, the better Spark-SD baseline in the papers' 
       each repeat runs every (workload, setting) once, in a new random order, with the page cache
       dropped before each run (bench.py run ... --drop-caches); settings: sd (Spark-SD), th
       (TeraHeap), th-4k (TeraHeap with -XX:-TeraHeapHugePages). Each row is bench.py's row with
-      the setting in front. The defaults are the papers' regime of the README (D about 2.4 GB).
+      the setting in front. The defaults are the papers' regime of docs/results/papers-regime.md (D about 2.4 GB).
   hugepages.py table F
       medians per workload and setting, major faults, and the ratios; checks that every run of a
       workload gave the same result (bench.py check)

@@ -17,7 +17,7 @@ import org.apache.spark.mllib.regression.LabeledPoint;
 import scala.Tuple2;
 
 /**
- * A job whose stages want DRAM in turn for opposite uses (issue 12, the TeraCache paper's case
+ * A job whose stages want DRAM in turn for opposite uses (the TeraCache paper's case
  * for dividing DRAM at run time). Labelled points are cached at the chosen storage level, as
  * logr caches them; then each round runs two stages:
  * <ul>
