@@ -124,13 +124,12 @@ class DiskReads:
                 pass
 
 
-def gc_times(log):
-    """Minor and major GC pause seconds from the unified GC log."""
+def gc_times(log, until_s=None):
+    """Minor and major GC pause seconds, and bytes moved to H2, from the unified GC log (its
+    lines decorated with uptime); with until_s, only what happened before that uptime."""
     minor = major = 0.0
     moved = 0
-    if not log.exists():
-        return minor, major, moved
-    for line in log.read_text(errors="replace").splitlines():
+    for line in gc_log_lines(log, until_s):
         m = re.search(r"Pause (Young|Full|Remark|Cleanup)[^\n]*?(\d+\.\d+)ms$", line)
         if m:
             if m.group(1) == "Young":
@@ -141,6 +140,31 @@ def gc_times(log):
         if m:
             moved += int(m.group(1)) * 1024
     return minor, major, moved
+
+
+def h2_peak_bytes(log, until_s=None):
+    """The most H2 held after any full GC, from TeraHeap's lines of the GC log."""
+    peak = 0
+    for line in gc_log_lines(log, until_s):
+        m = re.search(r"H2 used (\d+)M of", line)
+        if m:
+            peak = max(peak, int(m.group(1)) << 20)
+    return peak
+
+
+def gc_log_lines(log, until_s=None):
+    if not log.exists():
+        return []
+    lines = log.read_text(errors="replace").splitlines()
+    if until_s is None:
+        return lines
+    kept = []
+    for line in lines:
+        m = re.match(r"\[(\d+\.\d+)s\]", line)
+        if m and float(m.group(1)) > until_s:
+            break
+        kept.append(line)
+    return kept
 
 
 class CappedRun:

@@ -5,6 +5,10 @@
       one workload in one configuration; appends a row to the CSV (default build/bench/spark.csv)
   bench.py check F
       exits 1 unless, per workload and scale, every configuration gave the same checksum
+  bench.py space F
+      H2's space against the cache, per TeraHeap run of F made with --gc-each-job, as a Markdown
+      table; exits 1 unless every such run stayed within 2x the cache plus a region per cached RDD
+      after every job, and came back to under 1 MB once every RDD was dropped
   bench.py footprint [--workloads ...] [--scale S]
       measures each workload's cached footprint D (a MEMORY_ONLY run in a heap that holds all of
       it, uncapped) and records it in benchmarks/spark/results/footprint.csv
@@ -47,7 +51,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import CappedRun, die, drop_page_cache, gc_times, key_values, mb, size_bytes  # noqa: E402
+from benchlib import (CappedRun, die, drop_page_cache, gc_times, h2_peak_bytes, key_values,  # noqa: E402
+                      mb, size_bytes)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -86,7 +91,9 @@ CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th":
                 "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
-          "peak_mb", "checksum", "tolerance", "log", "major_faults", "read_mb"]
+          "peak_mb", "checksum", "tolerance", "log", "major_faults", "read_mb",
+          "h2_peak_mb", "h2_cached_at_peak_mb", "h2_worst_excess_mb", "h2_samples",
+          "h2_dropped_mb"]
 
 # Stack frames that are serialization or deserialization (Kryo's read and write paths, and
 # Spark's streams around them), as the papers' profiler attributed S/D time.
@@ -157,7 +164,8 @@ def run(args):
     log_dir.mkdir(parents=True, exist_ok=True)
     log = log_dir / f"{run_dir.name}.log"
     cmd = java_command(args.workload, args.config, args.scale, heap, h2, mo_heap, run_dir,
-                       args.profile, args.extra or [], args.h2_dir)
+                       args.profile, (args.extra or []) + (["--gc-each-job"] if args.gc_each_job else []),
+                       args.h2_dir)
     if os.geteuid() == 0 and args.drop_caches:
         drop_page_cache()
     capped = CappedRun(cmd, run_dir, log, cap, args.timeout)
@@ -167,7 +175,9 @@ def run(args):
         if line.startswith("RESULT "):
             result = key_values(line)
     status = capped.status(bool(result))
-    minor, major, moved = gc_times(run_dir / "gc.log")
+    # The full GCs of SparkBench's H2 report, after the workload, are not the workload's.
+    report_s = int(result["h2_report_uptime_ms"]) / 1000 if "h2_report_uptime_ms" in result else None
+    minor, major, moved = gc_times(run_dir / "gc.log", report_s)
     if (run_dir / "gc.log").exists():
         shutil.copy(run_dir / "gc.log", log.with_suffix(".gc.log"))
     wall = float(result.get("seconds", "nan"))
@@ -185,12 +195,24 @@ def run(args):
            "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
            "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
            "major_faults": faults, "read_mb": capped.read_mb}
+    if report_s is not None:
+        # The most H2 held: after any full GC of the run, or at a job's end (--gc-each-job).
+        peak = max(h2_peak_bytes(run_dir / "gc.log", report_s), int(result["h2_peak_bytes"]))
+        row.update({"h2_peak_mb": f"{peak / 2**20:.1f}", "h2_samples": result["h2_samples"],
+                    **{f"h2_{k}_mb": f"{int(result[f'h2_{k}_bytes']) / 2**20:.1f}"
+                       for k in ("cached_at_peak", "worst_excess", "dropped")}})
     append_row(Path(args.csv), row)
     shutil.rmtree(run_dir, ignore_errors=True)
     print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
           f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
           f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
           f"read {capped.read_mb or '-'} MB, checksum {row['checksum']}")
+    if report_s is not None:
+        excess = float(row["h2_worst_excess_mb"])
+        bound = (f"over the bound by up to {excess:.1f} MB" if excess > 0 else
+                 f"within the bound (2x the cache plus a region per RDD) by at least {-excess:.1f} MB")
+        print(f"{'':6} H2 at most {row['h2_peak_mb']} MB; at {row['h2_samples']} job ends {bound}; "
+              f"{row['h2_dropped_mb']} MB once every RDD is dropped")
     return status == "ok"
 
 
@@ -240,6 +262,24 @@ def check(args):
     return bad == 0 and not failed
 
 
+def space(args):
+    """H2's use against the cached data, per run measured with --gc-each-job."""
+    rows = [r for r in read_rows(args.csv) if r.get("h2_samples") and r["status"] == "ok"]
+    print("| workload | scale | job ends | H2 at most (MB) | cached then (MB) | worst margin to the bound (MB) "
+          "| H2 once dropped (MB) |")
+    print("| --- " * 7 + "|")
+    bad = 0
+    for r in rows:
+        over = float(r["h2_worst_excess_mb"]) > 0 or float(r["h2_dropped_mb"]) >= 1
+        bad += over
+        print(f"| {r['workload']} | {r['scale']} | {r['h2_samples']} | {r['h2_peak_mb']} | "
+              f"{r['h2_cached_at_peak_mb']} | {-float(r['h2_worst_excess_mb']):.1f} | {r['h2_dropped_mb']} |"
+              + (" **over**" if over else ""))
+    if not rows:
+        print("no TeraHeap run measured with --gc-each-job")
+    return bool(rows) and bad == 0
+
+
 def read_footprints():
     """D per (workload, scale), from the footprint file."""
     if not FOOTPRINTS.exists():
@@ -253,7 +293,8 @@ def measure_footprint(workload, scale):
     probe = BUILD / "bench" / "spark-footprint-runs.csv"
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
                             h2=None, mo_heap="12g", csv=str(probe), profile=False,
-                            drop_caches=False, timeout=3600, extra=[], h2_dir=None)
+                            drop_caches=False, timeout=3600, extra=[], h2_dir=None,
+                            gc_each_job=False)
     if not run(ns):
         die(f"could not measure the cached footprint of {workload} (log in {probe})")
     row = [r for r in read_rows(probe) if r["workload"] == workload and r["scale"] == scale][-1]
@@ -313,7 +354,8 @@ def suite(args):
                 ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
-                                        drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None)
+                                        drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None,
+                                        gc_each_job=False)
                 run(ns)
     # The figure goes to the build tree, wherever the CSV is kept.
     plot(argparse.Namespace(csv=str(out), out=str(BUILD / "bench")))
@@ -483,12 +525,17 @@ def main():
     r.add_argument("--drop-caches", action="store_true", help="drop the page cache first (root)")
     r.add_argument("--timeout", type=int, default=3600)
     r.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
+    r.add_argument("--gc-each-job", action="store_true",
+                   help="a full GC after every Spark job, and H2's use checked against the cache after each "
+                        "(tests; never for timings)")
     r.add_argument("extra", nargs="*", help="more SparkBench arguments, after --")
     fp = sub.add_parser("footprint")
     fp.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
     fp.add_argument("--scale", default="10")
     c = sub.add_parser("check")
     c.add_argument("csv")
+    sp = sub.add_parser("space")
+    sp.add_argument("csv")
     s = sub.add_parser("suite")
     s.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
     s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS + EXTRA_CONFIGS)
@@ -509,6 +556,8 @@ def main():
         sys.exit(0 if run(args) else 1)
     if args.cmd == "check":
         sys.exit(0 if check(args) else 1)
+    if args.cmd == "space":
+        sys.exit(0 if space(args) else 1)
     if args.cmd == "footprint":
         footprint(args)
     if args.cmd == "suite":

@@ -7,7 +7,8 @@
 #   stock      Debian's stock JVM with the agent
 #   ooc        build/jdk, TeraHeap off, Giraph's out-of-core mode (the suite's baseline)
 # Each run's per-vertex results must equal those of a reference computed without Giraph; with
-# TeraHeap on, sampled edge buffers and message buffers must have reached H2. One line per check,
+# TeraHeap on, sampled edge buffers and message buffers must have reached H2, and H2 must hold at
+# most twice the data live in it plus a region per label after every superstep. One line per check,
 # "PASS name" or "FAIL name", then "N passed, N failed". GIRAPH_TEST_WORKLOADS="pr bfs" narrows it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -65,6 +66,18 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
       || { status=1; reason="no sampled edge buffer reached H2"; }
     grep -qE 'messages of superstep [0-9]+ ([1-9][0-9]*)/' "$log" \
       || { status=1; reason="no sampled message buffer reached H2"; }
+  fi
+  if [ $status -eq 0 ] && [[ $config == th* ]]; then
+    # H2's use after each superstep's full GC, against the edges and the messages it just moved.
+    local space excess
+    space=$(sed -n 's/^RESULT .*\(h2_peak_bytes=.*\)$/\1/p' "$log")
+    excess=$(echo "$space" | sed -n 's/.*h2_worst_excess_bytes=\(-\{0,1\}[0-9]*\).*/\1/p')
+    if [ -z "$excess" ]; then
+      status=1; reason="no report of H2's space"
+    elif [ "$excess" -gt 0 ]; then
+      status=1; reason="H2 held $excess bytes more than twice its live data and a region per label"
+    fi
+    echo "$w $config $space" >>"$OUT/h2-space.txt"
   fi
   if [ $status -eq 0 ] && [[ $config != th* ]]; then
     # With TeraHeap off or a stock JVM the agent does nothing, and says nothing.
@@ -125,6 +138,17 @@ if [[ " ${GIRAPH_TEST_WORKLOADS:-bfs} " == *" bfs "* ]]; then
   else
     result giraph-bfs-big-reference 1 "$OUT/logs/reference-bfs-big.log" "the reference failed"
   fi
+fi
+
+# H2's space per workload, in MB: the most it held after a superstep's full GC, the data live in it
+# then, and what it held after the job (the edges, which Giraph's local runner keeps).
+if [ -s "$OUT/h2-space.txt" ]; then
+  echo "| workload | config | supersteps | H2 at most | live then | H2 after the job | live then |"
+  echo "| --- | --- | --- | --- | --- | --- | --- |"
+  awk '{ for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+         printf "| %s | %s | %d | %.1f | %.1f | %.1f | %.1f |\n", $1, $2, v["h2_samples"],
+           v["h2_peak_bytes"] / 1048576, v["h2_live_at_peak_bytes"] / 1048576,
+           v["h2_final_bytes"] / 1048576, v["h2_final_live_bytes"] / 1048576 }' "$OUT/h2-space.txt"
 fi
 
 echo "$passed passed, $failed failed"

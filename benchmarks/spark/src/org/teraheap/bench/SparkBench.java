@@ -9,12 +9,15 @@ import org.apache.spark.storage.StorageLevel;
 /**
  * Entry point of the Spark workloads of the TeraHeap benchmark suite.
  *
- * <pre>SparkBench &lt;workload&gt; [--scale S] [--storage LEVEL] [--partitions P] [--iterations N]</pre>
+ * <pre>SparkBench &lt;workload&gt; [--scale S] [--storage LEVEL] [--partitions P] [--iterations N]
+ *     [--gc-each-job]</pre>
  *
  * Every Spark setting (master, serializer, memory fractions, ...) comes from {@code spark.*}
  * Java system properties, which {@link SparkConf} reads; only the master has a default
  * (local[2]). The single {@code RESULT} line on stdout is the machine-readable outcome; all
- * logging goes to stderr.
+ * logging goes to stderr. With TeraHeap on, it also gives H2's space against the cached data
+ * ({@link H2Space}); {@code --gc-each-job} runs a full collection after every job, for tests
+ * (never for timings), so that H2's space is compared with the cache that often.
  */
 public final class SparkBench {
 
@@ -27,7 +30,7 @@ public final class SparkBench {
 
     /** Resolved command line; what a workload needs to know. */
     record Params(Workload workload, double scale, StorageLevel level, String levelName,
-                  int partitions, int iterations, boolean iterationsGiven) {
+                  int partitions, int iterations, boolean iterationsGiven, boolean gcEachJob) {
     }
 
     /** What a workload hands back: its checksum and how to compare it. */
@@ -70,17 +73,24 @@ public final class SparkBench {
             jsc.setLogLevel("WARN");
             // The clock and the footprint sampler cover the workload only, not context start/stop.
             Footprint footprint = new Footprint(jsc.sc());
+            H2Space space = H2Space.start(jsc, params.gcEachJob());
             long start = System.nanoTime();
             Outcome out = params.workload().run(jsc, params);
             long end = System.nanoTime();
             long cached = footprint.stop();
+            H2Space.Report h2 = space == null ? null : space.finish();
+            String h2Fields = h2 == null ? "" : String.format(Locale.ROOT,
+                    " h2_peak_bytes=%d h2_cached_at_peak_bytes=%d h2_worst_excess_bytes=%d h2_samples=%d"
+                            + " h2_dropped_bytes=%d h2_report_uptime_ms=%d",
+                    h2.peakBytes(), h2.cachedAtPeakBytes(), h2.worstExcessBytes(), h2.samples(),
+                    h2.droppedBytes(), h2.reportUptimeMs());
 
             System.out.println(String.format(Locale.ROOT,
                     "RESULT workload=%s scale=%s storage=%s partitions=%d iterations=%d seconds=%.3f "
-                            + "checksum=%s tolerance=%s cached_bytes=%d",
+                            + "checksum=%s tolerance=%s cached_bytes=%d%s",
                     params.workload().id(), Double.toString(params.scale()), params.levelName(),
                     params.partitions(), out.iterations(), (end - start) / 1e9,
-                    out.checksum(), out.tolerance(), cached));
+                    out.checksum(), out.tolerance(), cached, h2Fields));
             System.out.flush();
         } catch (Throwable t) {
             System.err.println("SparkBench: workload " + params.workload().id() + " failed");
@@ -96,7 +106,7 @@ public final class SparkBench {
     static Params parse(String[] args) throws UsageException {
         if (args.length == 0) {
             throw new UsageException("usage: SparkBench <workload> [--scale S] [--storage LEVEL] "
-                    + "[--partitions P] [--iterations N]; workloads: " + Workload.names());
+                    + "[--partitions P] [--iterations N] [--gc-each-job]; workloads: " + Workload.names());
         }
         Workload workload = Workload.byId(args[0]);
         if (workload == null) {
@@ -106,8 +116,14 @@ public final class SparkBench {
         String levelName = "MEMORY_ONLY";
         Integer partitions = null;
         Integer iterations = null;
+        boolean gcEachJob = false;
         for (int i = 1; i < args.length; i += 2) {
             String option = args[i];
+            if (option.equals("--gc-each-job")) {
+                gcEachJob = true;
+                i--;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new UsageException("missing value after " + option);
             }
@@ -137,7 +153,7 @@ public final class SparkBench {
         }
         int parts = partitions != null ? partitions : defaultPartitions(workload.estimatedBytes(scale));
         int iters = iterations != null ? iterations : workload.defaultIterations();
-        return new Params(workload, scale, level, levelName, parts, iters, iterations != null);
+        return new Params(workload, scale, level, levelName, parts, iters, iterations != null, gcEachJob);
     }
 
     /** About 16-32 MB of cached data per partition, and at least {@link #MIN_PARTITIONS}. */

@@ -126,6 +126,19 @@ public final class GiraphBench {
         double majorGc = (gcAfter[1] - gcBefore[1]) / 1e3;
         double h2MovedMb = h2BytesMoved() / (double) (1 << 20);
         long peakMb = peakRssKb() / 1024;
+        H2Space.Report h2 = null;
+        if (o.gcEachSuperstep) {
+            try {
+                h2 = H2Space.finish();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        String h2Fields = h2 == null ? "" : String.format(Locale.ROOT,
+                " h2_peak_bytes=%d h2_live_at_peak_bytes=%d h2_worst_excess_bytes=%d h2_samples=%d"
+                        + " h2_final_bytes=%d h2_final_live_bytes=%d",
+                h2.peakBytes, h2.liveAtPeakBytes, h2.worstExcessBytes, h2.samples, h2.finalBytes,
+                h2.finalLiveBytes);
 
         String checksum = "";
         int vertices = 0;
@@ -141,8 +154,8 @@ public final class GiraphBench {
         }
         if (passed) {
             System.out.println(String.format(Locale.ROOT,
-                    "RESULT workload=%s wall_s=%.3f minor_gc_s=%.3f major_gc_s=%.3f vertices=%d checksum=%s",
-                    o.workload.id, wall, minorGc, majorGc, vertices, checksum));
+                    "RESULT workload=%s wall_s=%.3f minor_gc_s=%.3f major_gc_s=%.3f vertices=%d checksum=%s%s",
+                    o.workload.id, wall, minorGc, majorGc, vertices, checksum, h2Fields));
             System.out.flush();
             if (TimersObserver.summary() != null) {
                 System.err.println("GIRAPH workload=" + o.workload.id + " " + TimersObserver.summary());

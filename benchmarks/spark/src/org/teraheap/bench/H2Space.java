@@ -1,0 +1,123 @@
+package org.teraheap.bench;
+
+import java.lang.management.ManagementFactory;
+
+import com.sun.management.HotSpotDiagnosticMXBean;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerJobEnd;
+import org.apache.spark.storage.RDDInfo;
+
+/**
+ * H2's space against the cached data it holds. With {@code --gc-each-job}, a full collection
+ * follows every job, and H2's use is compared after each with Spark's in-memory cached size
+ * then: it may exceed twice that by at most a region per cached RDD (each RDD fills regions of
+ * its own). At the end every RDD is unpersisted and H2 must come back to nearly nothing.
+ *
+ * <p>TeraHeap's API is reached by reflection, so that the workloads also run on a JVM without it
+ * (the agent jar carries it); there {@link #start} returns null.
+ */
+final class H2Space {
+    /** What {@link #finish} reports: bytes. */
+    record Report(long peakBytes, long cachedAtPeakBytes, long worstExcessBytes, int samples,
+                  long droppedBytes, long reportUptimeMs) {
+    }
+
+    /** Spark's cleaner drops an unreachable RDD's blocks asynchronously: rounds to wait for it. */
+    private static final int SETTLE_ROUNDS = 20;
+    private static final long SETTLE_PAUSE_MS = 250;
+
+    private final JavaSparkContext jsc;
+    private final Class<?> api;
+    private final long regionBytes;
+    private SparkListener listener;
+    private long peak;
+    private long cachedAtPeak;
+    private long worstExcess = Long.MIN_VALUE;
+    private int samples;
+
+    private H2Space(JavaSparkContext jsc, Class<?> api, long regionBytes) {
+        this.jsc = jsc;
+        this.api = api;
+        this.regionBytes = regionBytes;
+    }
+
+    /** Starts watching H2 when TeraHeap is on, else returns null. */
+    static H2Space start(JavaSparkContext jsc, boolean gcEachJob) throws ReflectiveOperationException {
+        Class<?> api;
+        try {
+            api = Class.forName("org.teraheap.TeraHeap", true, ClassLoader.getSystemClassLoader());
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+        if (!(Boolean) api.getMethod("isEnabled").invoke(null)) {
+            return null;
+        }
+        long region = Long.parseLong(ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class)
+                .getVMOption("TeraHeapRegionSize").getValue());
+        H2Space space = new H2Space(jsc, api, region);
+        if (gcEachJob) {
+            space.listener = new SparkListener() {
+                @Override
+                public void onJobEnd(SparkListenerJobEnd jobEnd) {
+                    System.gc();
+                    space.sample();
+                }
+            };
+            jsc.sc().addSparkListener(space.listener);
+        }
+        return space;
+    }
+
+    private synchronized void sample() {
+        long cached = 0;
+        int rdds = 0;
+        for (RDDInfo info : jsc.sc().getRDDStorageInfo()) {
+            if (info.memSize() > 0) {
+                cached += info.memSize();
+                rdds++;
+            }
+        }
+        long used = used();
+        samples++;
+        worstExcess = Math.max(worstExcess, used - 2 * cached - rdds * regionBytes);
+        if (used > peak) {
+            peak = used;
+            cachedAtPeak = cached;
+        }
+    }
+
+    /** Stops sampling, drops every cached RDD and reports. */
+    Report finish() throws InterruptedException {
+        if (listener != null) {
+            jsc.sc().removeSparkListener(listener);
+        }
+        long from = ManagementFactory.getRuntimeMXBean().getUptime();
+        for (JavaRDD<?> rdd : jsc.getPersistentRDDs().values()) {
+            rdd.unpersist(true);
+        }
+        // Settled once three readings in a row agree.
+        long last = -1;
+        int same = 0;
+        for (int i = 0; i < SETTLE_ROUNDS && same < 2; i++) {
+            System.gc();
+            long used = used();
+            same = used == last ? same + 1 : 0;
+            last = used;
+            Thread.sleep(SETTLE_PAUSE_MS);
+        }
+        synchronized (this) {
+            return new Report(peak, cachedAtPeak, samples == 0 ? 0 : worstExcess, samples, last, from);
+        }
+    }
+
+    private long used() {
+        try {
+            Object stats = api.getMethod("stats").invoke(null);
+            return (Long) stats.getClass().getMethod("usedBytes").invoke(stats);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("TeraHeap's API failed", e);
+        }
+    }
+}
