@@ -8,7 +8,8 @@
   bench.py space F
       H2's space against the cache, per TeraHeap run of F made with --gc-each-job, as a Markdown
       table; exits 1 unless every such run stayed within 2x the cache plus a region per cached RDD
-      after every job, and came back to under 1 MB once every RDD was dropped
+      after every job, and came back to under 1 MB once every RDD was dropped (--known W: W's
+      run is reported but does not fail)
   bench.py footprint [--workloads ...] [--scale S]
       measures each workload's cached footprint D (a MEMORY_ONLY run in a heap that holds all of
       it, uncapped) and records it in benchmarks/spark/results/footprint.csv
@@ -101,7 +102,8 @@ SD_FRAME = re.compile(r"com\.esotericsoftware\.kryo\.|org\.apache\.spark\.serial
                       r"|org\.apache\.spark\.serializer\.JavaSerializ|java\.io\.Object(In|Out)putStream")
 
 
-def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra, h2_dir=None):
+def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra, h2_dir=None,
+                 h2_region=None):
     for path in (JAVA, AGENT, BENCH_JAR, CLASSPATH):
         if not path.exists():
             die(f"{path} is missing: run make first")
@@ -125,6 +127,8 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
         die(f"unknown configuration '{config}': use one of {', '.join(CONFIGS + EXTRA_CONFIGS)}")
+    if h2_region and config in ("th", "thd", "thu"):
+        cmd += [f"-XX:TeraHeapRegionSize={mb(h2_region)}m"]
     cmd += [f"-Xlog:gc,gc+teraheap,gc+teraheap+resize:file={run_dir}/gc.log:uptime,tags"]
     if profile:
         cmd += [f"-XX:StartFlightRecording=filename={run_dir}/run.jfr,settings=profile"]
@@ -165,7 +169,7 @@ def run(args):
     log = log_dir / f"{run_dir.name}.log"
     cmd = java_command(args.workload, args.config, args.scale, heap, h2, mo_heap, run_dir,
                        args.profile, (args.extra or []) + (["--gc-each-job"] if args.gc_each_job else []),
-                       args.h2_dir)
+                       args.h2_dir, size_bytes(args.h2_region) if args.h2_region else None)
     if os.geteuid() == 0 and args.drop_caches:
         drop_page_cache()
     capped = CappedRun(cmd, run_dir, log, cap, args.timeout)
@@ -263,18 +267,20 @@ def check(args):
 
 
 def space(args):
-    """H2's use against the cached data, per run measured with --gc-each-job."""
+    """H2's use against the cached data, per run measured with --gc-each-job. A workload named
+    with --known is reported but does not fail the check: a limit documented, not yet fixed."""
     rows = [r for r in read_rows(args.csv) if r.get("h2_samples") and r["status"] == "ok"]
+    known = set(args.known or [])
     print("| workload | scale | job ends | H2 at most (MB) | cached then (MB) | worst margin to the bound (MB) "
           "| H2 once dropped (MB) |")
     print("| --- " * 7 + "|")
     bad = 0
     for r in rows:
         over = float(r["h2_worst_excess_mb"]) > 0 or float(r["h2_dropped_mb"]) >= 1
-        bad += over
+        bad += over and r["workload"] not in known
         print(f"| {r['workload']} | {r['scale']} | {r['h2_samples']} | {r['h2_peak_mb']} | "
               f"{r['h2_cached_at_peak_mb']} | {-float(r['h2_worst_excess_mb']):.1f} | {r['h2_dropped_mb']} |"
-              + (" **over**" if over else ""))
+              + ((" **over (known)**" if r["workload"] in known else " **over**") if over else ""))
     if not rows:
         print("no TeraHeap run measured with --gc-each-job")
     return bool(rows) and bad == 0
@@ -294,7 +300,7 @@ def measure_footprint(workload, scale):
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
                             h2=None, mo_heap="12g", csv=str(probe), profile=False,
                             drop_caches=False, timeout=3600, extra=[], h2_dir=None,
-                            gc_each_job=False)
+                            gc_each_job=False, h2_region=None)
     if not run(ns):
         die(f"could not measure the cached footprint of {workload} (log in {probe})")
     row = [r for r in read_rows(probe) if r["workload"] == workload and r["scale"] == scale][-1]
@@ -355,7 +361,7 @@ def suite(args):
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
                                         drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None,
-                                        gc_each_job=False)
+                                        gc_each_job=False, h2_region=None)
                 run(ns)
     # The figure goes to the build tree, wherever the CSV is kept.
     plot(argparse.Namespace(csv=str(out), out=str(BUILD / "bench")))
@@ -525,6 +531,7 @@ def main():
     r.add_argument("--drop-caches", action="store_true", help="drop the page cache first (root)")
     r.add_argument("--timeout", type=int, default=3600)
     r.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
+    r.add_argument("--h2-region", help="TeraHeap's region size (default: the JVM's, 32m)")
     r.add_argument("--gc-each-job", action="store_true",
                    help="a full GC after every Spark job, and H2's use checked against the cache after each "
                         "(tests; never for timings)")
@@ -536,6 +543,8 @@ def main():
     c.add_argument("csv")
     sp = sub.add_parser("space")
     sp.add_argument("csv")
+    sp.add_argument("--known", action="append", metavar="WORKLOAD",
+                    help="a workload over the bound for a known, documented reason: reported, not failed")
     s = sub.add_parser("suite")
     s.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
     s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS + EXTRA_CONFIGS)
