@@ -8,8 +8,7 @@
   bench.py space F
       H2's space against the cache, per TeraHeap run of F made with --gc-each-job, as a Markdown
       table; exits 1 unless every such run stayed within 2x the cache plus a region per cached RDD
-      after every job, and came back to under 1 MB once every RDD was dropped (--known W: W's
-      run is reported but does not fail)
+      after every job, and came back to under 1 MB once every RDD was dropped
   bench.py footprint [--workloads ...] [--scale S]
       measures each workload's cached footprint D (a MEMORY_ONLY run in a heap that holds all of
       it, uncapped) and records it in benchmarks/spark/results/footprint.csv
@@ -267,20 +266,18 @@ def check(args):
 
 
 def space(args):
-    """H2's use against the cached data, per run measured with --gc-each-job. A workload named
-    with --known is reported but does not fail the check: a limit documented, not yet fixed."""
+    """H2's use against the cached data, per run measured with --gc-each-job."""
     rows = [r for r in read_rows(args.csv) if r.get("h2_samples") and r["status"] == "ok"]
-    known = set(args.known or [])
     print("| workload | scale | job ends | H2 at most (MB) | cached then (MB) | worst margin to the bound (MB) "
           "| H2 once dropped (MB) |")
     print("| --- " * 7 + "|")
     bad = 0
     for r in rows:
         over = float(r["h2_worst_excess_mb"]) > 0 or float(r["h2_dropped_mb"]) >= 1
-        bad += over and r["workload"] not in known
+        bad += over
         print(f"| {r['workload']} | {r['scale']} | {r['h2_samples']} | {r['h2_peak_mb']} | "
               f"{r['h2_cached_at_peak_mb']} | {-float(r['h2_worst_excess_mb']):.1f} | {r['h2_dropped_mb']} |"
-              + ((" **over (known)**" if r["workload"] in known else " **over**") if over else ""))
+              + (" **over**" if over else ""))
     if not rows:
         print("no TeraHeap run measured with --gc-each-job")
     return bool(rows) and bad == 0
@@ -543,8 +540,6 @@ def main():
     c.add_argument("csv")
     sp = sub.add_parser("space")
     sp.add_argument("csv")
-    sp.add_argument("--known", action="append", metavar="WORKLOAD",
-                    help="a workload over the bound for a known, documented reason: reported, not failed")
     s = sub.add_parser("suite")
     s.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
     s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS + EXTRA_CONFIGS)
