@@ -37,7 +37,6 @@
 #include "runtime/globals_extension.hpp"
 #include "runtime/os.hpp"
 
-MemRegion           TeraHeap::_h2;
 MemRegion           TeraHeap::_h1;
 TeraHeapFile*       TeraHeap::_file = NULL;
 TeraHeapRegions*    TeraHeap::_regions = NULL;
@@ -59,14 +58,16 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
 
   _file = TeraHeapFile::create(TeraHeapPath, TeraHeapSize);
   _file->map_at(h2_rs.base(), TeraHeapSize);
-  _h2 = MemRegion((HeapWord*)h2_rs.base(), TeraHeapSize / HeapWordSize);
+  TeraHeapAddressSpace::initialize(MemRegion((HeapWord*)h2_rs.base(), TeraHeapSize / HeapWordSize),
+                                   TeraHeapRegionSize);
+  const MemRegion h2 = TeraHeapAddressSpace::range();
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
-  _regions = new TeraHeapRegions(_h2, TeraHeapRegionSize, _file);
+  _regions = new TeraHeapRegions(h2, TeraHeapRegionSize, _file);
   TeraHeapStorageFault::initialize(_file);
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::initialize();
   }
-  TeraHeapCards::initialize(_h2);
+  TeraHeapCards::initialize(h2);
   TeraHeapRoots::initialize();
   TeraHeapForwarding::initialize();
   TeraHeapEvacuation::initialize(_regions);
@@ -75,17 +76,13 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   return h1_rs;
 }
 
-size_t TeraHeap::region_count() {
-  return _regions->count();
-}
-
 void TeraHeap::log_layout() {
   log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " reserved",
                      p2i(_h1.start()), p2i(_h1.end()), TH_SIZE_ARGS(_h1.byte_size()));
   log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " in " SIZE_FORMAT
                      " regions of " TH_SIZE_FORMAT,
-                     p2i(_h2.start()), p2i(_h2.end()), TH_SIZE_ARGS(_h2.byte_size()),
-                     region_count(), TH_SIZE_ARGS(TeraHeapRegionSize));
+                     p2i(h2_region().start()), p2i(h2_region().end()), TH_SIZE_ARGS(h2_region().byte_size()),
+                     TeraHeapAddressSpace::region_count(), TH_SIZE_ARGS(TeraHeapRegionSize));
   log_info(gc, init)("TeraHeap H2 file: %s (%s)", _file->path(),
                      _file->is_named() ? "kept after exit" : "unlinked, removed at exit");
   if (UseCompressedOops) {
@@ -97,7 +94,7 @@ void TeraHeap::log_layout() {
   } else {
     log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " TH_SIZE_FORMAT " do not fit the "
                        TH_SIZE_FORMAT " range with room for H1)",
-                       TH_SIZE_ARGS(_h1.byte_size() + _h2.byte_size()),
+                       TH_SIZE_ARGS(_h1.byte_size() + h2_region().byte_size()),
                        TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
   }
 }
@@ -159,7 +156,7 @@ static const int stress_roots_per_gc = 8;
 void TeraHeap::stress_move(TeraHeapMover* mover) {
   ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
   MutableSpace* old_space = ParallelScavengeHeap::old_gen()->object_space();
-  const size_t free_words = (_h2.byte_size() - _regions->used_bytes()) / HeapWordSize;
+  const size_t free_words = (h2_region().byte_size() - _regions->used_bytes()) / HeapWordSize;
   const size_t budget = MIN2(h1_live_words() / 4, free_words / 8);
   const size_t start = mover->words_moved();
   HeapWord* const bottom = old_space->bottom();
@@ -264,7 +261,7 @@ void TeraHeap::collect() {
                                 _regions->regions_in_use() * TeraHeapRegionSize / M);
     } else {
       log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
-                                "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(_h2.byte_size()));
+                                "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(h2_region().byte_size()));
     }
   }
   const double seconds = (os::javaTimeNanos() - start) / 1e9;
@@ -273,7 +270,7 @@ void TeraHeap::collect() {
                          " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
                          objects, words * HeapWordSize / K,
                          seconds * 1e3, movers, pressure ? " (H1 above the high threshold)" : "",
-                         freed, _regions->used_bytes() / M, _h2.byte_size() / M, _regions->regions_in_use());
+                         freed, _regions->used_bytes() / M, h2_region().byte_size() / M, _regions->regions_in_use());
   log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
                           "object starts " SIZE_FORMAT "K committed",
                           TeraHeapCards::committed_bytes() / K, TeraHeapCards::resident_bytes() / K,
@@ -393,7 +390,7 @@ void TeraHeap::threads_do(ThreadClosure* tc) {
 
 TeraHeapStats TeraHeap::stats() {
   TeraHeapStats s;
-  s.capacity_bytes = _h2.byte_size();
+  s.capacity_bytes = h2_region().byte_size();
   s.used_bytes = _regions->used_bytes();
   s.regions_in_use = _regions->regions_in_use();
   s.regions_freed = _regions->regions_freed();

@@ -5,6 +5,7 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAP_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAP_HPP
 
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapStats.hpp"
 #include "memory/allStatic.hpp"
 #include "memory/memRegion.hpp"
@@ -43,7 +44,6 @@ class ThreadClosure;
 //                        reset; evacuated regions freed
 //   (compaction)
 class TeraHeap : AllStatic {
-  static MemRegion           _h2;        // the whole of H2
   static MemRegion           _h1;        // old and young generations, as reserved
   static TeraHeapFile*       _file;
   static TeraHeapRegions*    _regions;
@@ -65,10 +65,9 @@ public:
   // returns the rest, for the old and young generations.
   static ReservedSpace initialize(ReservedSpace heap_rs);
 
-  static bool is_in_h2(const void* p) { return _h2.contains(p); }
-  static MemRegion h2_region() { return _h2; }
+  static bool is_in_h2(const void* p) { return TeraHeapAddressSpace::contains(p); }
+  static MemRegion h2_region() { return TeraHeapAddressSpace::range(); }
   static MemRegion h1_reserved_region() { return _h1; }
-  static size_t region_count();
 
   // Full GC.
   static void prepare_marking();

@@ -12,7 +12,7 @@
 #include "gc/parallel/psScavenge.inline.hpp"
 #include "gc/shared/collectedHeap.hpp"
 #include "gc/shared/workgroup.hpp"
-#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
@@ -279,7 +279,7 @@ public:
     if (PSScavenge::is_obj_in_young(o)) {
       _young = true;
       _pm->claim_or_forward_depth(p);
-    } else if (TeraHeap::is_in_h2(o)) {
+    } else if (TeraHeapAddressSpace::contains(o)) {
       link(o);
     } else {
       _old = true;
@@ -326,7 +326,7 @@ public:
     if (o == NULL) {
       return;
     }
-    if (TeraHeap::is_in_h2(o)) {
+    if (TeraHeapAddressSpace::contains(o)) {
       // Only live regions' cards are read: the target lives too. (Also when
       // the field's object is dead: a region that stays must not refer into
       // one that an evacuation frees.)
@@ -517,7 +517,7 @@ public:
     if (o == NULL) {
       return;
     }
-    if (TeraHeap::is_in_h2(o)) {
+    if (TeraHeapAddressSpace::contains(o)) {
       link(o);
     } else {
       _h1 = true;

@@ -6,7 +6,7 @@
 #include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psCompactionManager.inline.hpp"
 #include "gc/shared/workgroup.hpp"
-#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapMoveBuffers.hpp"
@@ -284,7 +284,7 @@ public:
       return;
     }
     oop o = CompressedOops::decode_not_null(heap_oop);
-    if (!TeraHeap::is_in_h2(o)) {
+    if (!TeraHeapAddressSpace::contains(o)) {
       _cm->mark_and_push(p);
       return;
     }

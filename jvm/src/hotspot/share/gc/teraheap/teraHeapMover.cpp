@@ -11,7 +11,7 @@
 #include "gc/parallel/psYoungGen.hpp"
 #include "gc/shared/cardTable.hpp"
 #include "gc/shared/workgroup.hpp"
-#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
@@ -149,7 +149,7 @@ bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
 }
 
 bool TeraHeapMover::can_move(oop obj) {
-  if (TeraHeap::is_in_h2(obj) || !PSParallelCompact::mark_bitmap()->is_marked(obj)) {
+  if (TeraHeapAddressSpace::contains(obj) || !PSParallelCompact::mark_bitmap()->is_marked(obj)) {
     return false;
   }
   Klass* k = obj->klass();
@@ -310,7 +310,7 @@ public:
       return;
     }
     oop target = CompressedOops::decode_not_null(heap_oop);
-    if (TeraHeap::is_in_h2(target)) {
+    if (TeraHeapAddressSpace::contains(target)) {
       _mover->link(p, target);
     } else if (_transient == NULL || !_transient->contains((int)((address)p - _base))) {
       _slots->push(p);
@@ -365,7 +365,7 @@ void TeraHeapMover::push_elements(objArrayOop copy, int from) {
 template <class T> void TeraHeapMover::move_field(T* p) {
   const T heap_oop = RawAccess<IS_NOT_NULL>::oop_load(p);
   oop target = CompressedOops::decode_not_null(heap_oop);
-  if (!TeraHeap::is_in_h2(target)) {
+  if (!TeraHeapAddressSpace::contains(target)) {
     oop moved = copy(target);
     if (moved == NULL) {
       keep_on_card(p);   // stays in H1: a backward reference
@@ -407,7 +407,7 @@ public:
     oop o = CompressedOops::decode_not_null(heap_oop);
     // Live H1 objects are marked; an unmarked one that is referenced moved to
     // H2. In H2, only objects of evacuated labels move.
-    if (TeraHeap::is_in_h2(o) ? TeraHeapEvacuation::is_evacuating(o) && o->is_forwarded()
+    if (TeraHeapAddressSpace::contains(o) ? TeraHeapEvacuation::is_evacuating(o) && o->is_forwarded()
                               : !PSParallelCompact::mark_bitmap()->is_marked(o) && o->is_forwarded()) {
       RawAccess<IS_NOT_NULL>::oop_store(p, o->forwardee());
     }

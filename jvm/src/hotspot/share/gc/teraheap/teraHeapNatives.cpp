@@ -6,6 +6,7 @@
 #include "classfile/javaClasses.hpp"
 #include "classfile/vmSymbols.hpp"
 #include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapNatives.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
 #include "jni.h"
@@ -36,7 +37,7 @@ JVM_END
 
 JVM_ENTRY(static jboolean, TeraHeap_isInH2(JNIEnv* env, jclass cls, jobject obj))
   oop o = JNIHandles::resolve(obj);
-  return o != NULL && TeraHeap::is_in_h2(o);
+  return o != NULL && TeraHeapAddressSpace::contains(o);
 JVM_END
 
 JVM_ENTRY(static void, TeraHeap_stats(JNIEnv* env, jclass cls, jlongArray out))

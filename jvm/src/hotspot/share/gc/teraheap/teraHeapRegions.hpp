@@ -5,6 +5,7 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPREGIONS_HPP
 
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "memory/allocation.hpp"
 #include "memory/memRegion.hpp"
 #include "runtime/atomic.hpp"
@@ -91,7 +92,7 @@ public:
 
   uint count() const { return _count; }
   size_t region_words() const { return _region_words; }
-  HeapWord* bottom(uint i) const { return _h2.start() + i * _region_words; }
+  HeapWord* bottom(uint i) const { return TeraHeapAddressSpace::region_bottom(i); }
   // What start region i holds: its objects, or the one object it starts.
   MemRegion used(uint i) const { return MemRegion(bottom(i), top(i)); }
   HeapWord* top(uint i) const { return _top[i]; }
@@ -100,9 +101,7 @@ public:
   uint index_of(const void* p) const {
     return _start[raw_index_of(p)];
   }
-  uint raw_index_of(const void* p) const {
-    return (uint)(pointer_delta(p, _h2.start(), 1) / (_region_words * HeapWordSize));
-  }
+  uint raw_index_of(const void* p) const { return TeraHeapAddressSpace::region_index(p); }
   jlong label(uint i) const { return _label[i]; }
   TeraHeapObjectStarts* object_starts() { return _object_starts; }
   TeraHeapBackwardTargets* backward_targets() { return _backward_targets; }

@@ -3,7 +3,7 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapRoots.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/mutex.hpp"
@@ -32,7 +32,7 @@ static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
   int kept = 0;
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapRoot e = _roots->at(i);
-    if (JNIHandles::is_global_weak_cleared(e.root) || TeraHeap::is_in_h2(JNIHandles::resolve(e.root))) {
+    if (JNIHandles::is_global_weak_cleared(e.root) || TeraHeapAddressSpace::contains(JNIHandles::resolve(e.root))) {
       dead->append(e.root);
     } else {
       _roots->at_put(kept++, e);
@@ -72,7 +72,7 @@ size_t TeraHeapRoots::live_count() {
   size_t live = 0;
   for (int i = 0; i < _roots->length(); i++) {
     oop root = JNIHandles::resolve(_roots->at(i).root);
-    if (root != NULL && !TeraHeap::is_in_h2(root)) {
+    if (root != NULL && !TeraHeapAddressSpace::contains(root)) {
       live++;
     }
   }

@@ -6,17 +6,42 @@
 #include "classfile/classLoaderData.inline.hpp"
 #include "classfile/classLoaderDataGraph.hpp"
 #include "gc/teraheap/teraHeapSingletons.hpp"
-#include "memory/iterator.hpp"
+#include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/fieldStreams.inline.hpp"
 #include "oops/instanceKlass.hpp"
 #include "oops/objArrayOop.inline.hpp"
 #include "oops/oop.inline.hpp"
+#include "oops/symbol.hpp"
 #include "runtime/handles.inline.hpp"
 #include "runtime/signature.hpp"
 
 // Longer arrays in JDK statics are tables, not caches of constants.
 static const int max_cache_length = 64 * 1024;
+
+// Adds what an object's fields refer to.
+class TeraHeapAddReferentsClosure : public BasicOopIterateClosure {
+  TeraHeapSingletons* _singletons;
+
+  template <class T> void do_oop_work(T* p) {
+    oop o = RawAccess<>::oop_load(p);
+    if (o != NULL) {
+      _singletons->add(o);
+    }
+  }
+
+public:
+  TeraHeapAddReferentsClosure(TeraHeapSingletons* singletons) : _singletons(singletons) {}
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+// An enum constant, or a Scala object (the instance its class holds in
+// MODULE$): its fields are constants of the whole program too (a JDK enum's
+// name String, the manifests Scala's collections share).
+static bool holds_program_constants(const JavaFieldStream& fs) {
+  return (fs.access_flags().as_int() & JVM_ACC_ENUM) != 0 || fs.name()->equals("MODULE$");
+}
 
 class TeraHeapStaticsClosure : public KlassClosure {
   TeraHeapSingletons* _singletons;
@@ -42,6 +67,10 @@ public:
         continue;
       }
       _singletons->add(value);
+      if (holds_program_constants(fs)) {
+        TeraHeapAddReferentsClosure referents(_singletons);
+        value->oop_iterate(&referents);
+      }
       if (jdk_class && fs.access_flags().is_final() && value->is_objArray()) {
         objArrayOop array = objArrayOop(value);
         for (int i = 0; i < array->length() && array->length() <= max_cache_length; i++) {

@@ -1,4 +1,5 @@
 /*
+ * Objects the whole program shares, which no group takes.
  * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
@@ -11,8 +12,9 @@
 
 // Objects the whole program shares, which no group takes: what static fields
 // refer to (enum constants, Boolean.TRUE, Scala's None and Nil, a class's
-// caches), and the elements of object arrays that the JDK's own classes keep
-// in static final fields (the Integer, Long, Short, Byte and Character caches).
+// caches), what the fields of enum constants and Scala objects refer to, and
+// the elements of object arrays that the JDK's own classes keep in static
+// final fields (the Integer, Long, Short, Byte and Character caches).
 // A serializer writes such an object by name, or as a fresh copy, never as
 // part of the data. Moved with the first group that reaches it, a singleton
 // would stay referenced from H1 for good and pin that group's regions.

@@ -3,7 +3,7 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapStorageFault.hpp"
 #include "runtime/os.hpp"
@@ -56,12 +56,12 @@ void TeraHeapStorageFault::initialize(const TeraHeapFile* file) {
 }
 
 void TeraHeapStorageFault::exit_if_in_h2(const void* addr) {
-  if (!TeraHeap::is_in_h2(addr)) {
+  if (!TeraHeapAddressSpace::contains(addr)) {
     return;
   }
   // In a signal handler: format into a static buffer and write(2) it.
   static char message[3072];
-  const size_t offset = pointer_delta(addr, TeraHeap::h2_region().start(), 1);
+  const size_t offset = pointer_delta(addr, TeraHeapAddressSpace::range().start(), 1);
   const int n = os::snprintf(message, sizeof(message),
       "Error: TeraHeap: H2 cannot be read or written at byte " SIZE_FORMAT " of %s (%s): the storage "
       "behind H2 failed or went away (I/O error, device or server gone, file truncated) and H2's "
