@@ -96,6 +96,8 @@ final class H2Space {
         if (!enabled() || samples == 0) {
             return null;
         }
+        // Settled once three readings in a row agree: Giraph's threads may still be letting go of
+        // the last superstep's messages.
         long last = -1;
         int same = 0;
         for (int i = 0; i < SETTLE_ROUNDS && same < 2; i++) {
