@@ -1,6 +1,9 @@
 package org.teraheap.bench;
 
 import java.lang.management.ManagementFactory;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import org.apache.spark.api.java.JavaRDD;
@@ -12,8 +15,8 @@ import org.apache.spark.storage.RDDInfo;
 /**
  * H2's space against the cached data it holds. With {@code --gc-each-job}, a full collection
  * follows every job, and H2's use is compared after each with Spark's in-memory cached size
- * then: it may exceed twice that by at most a region per cached RDD (each RDD fills regions of
- * its own). At the end every RDD is unpersisted and H2 must come back to under 1 MB: what may
+ * around that collection: it may exceed twice that by at most a region per cached RDD (each RDD
+ * fills regions of its own). At the end every RDD is unpersisted and H2 must come back to under 1 MB: what may
  * stay are objects the program shares with a group (a Scala singleton the group referred to when
  * it moved), which live on in H2.
  *
@@ -29,10 +32,13 @@ final class H2Space {
     /** Spark's cleaner drops an unreachable RDD's blocks asynchronously: rounds to wait for it. */
     private static final int SETTLE_ROUNDS = 20;
     private static final long SETTLE_PAUSE_MS = 250;
+    /** How long the listener may take to handle the job ends queued for it. */
+    private static final long LISTENER_DRAIN_MS = 60_000;
     /** The longest a dropped label waits for its next trace, in full GCs. */
     private static final int LONGEST_TRACE_INTERVAL = 64;
     /** H2's use, once every RDD is dropped, under which H2 counts as empty. */
     private static final long DROPPED_BOUND = 1 << 20;
+    private static final double MB = 1 << 20;
 
     private final JavaSparkContext jsc;
     private final Class<?> api;
@@ -42,6 +48,7 @@ final class H2Space {
     private long cachedAtPeak;
     private long worstExcess = Long.MIN_VALUE;
     private int samples;
+    private boolean finished;
 
     private H2Space(JavaSparkContext jsc, Class<?> api, long regionBytes) {
         this.jsc = jsc;
@@ -67,7 +74,6 @@ final class H2Space {
             space.listener = new SparkListener() {
                 @Override
                 public void onJobEnd(SparkListenerJobEnd jobEnd) {
-                    System.gc();
                     space.sample();
                 }
             };
@@ -76,26 +82,52 @@ final class H2Space {
         return space;
     }
 
+    /**
+     * Collects fully and compares H2's use with what was cached around the collection. Listeners
+     * run beside the program, which may have dropped an RDD that the collection still found
+     * cached (H2 still held it) by the time its size is read: an RDD counts at the larger of its
+     * sizes read before and after.
+     */
     private synchronized void sample() {
-        long cached = 0;
-        int rdds = 0;
-        for (RDDInfo info : jsc.sc().getRDDStorageInfo()) {
-            if (info.memSize() > 0) {
-                cached += info.memSize();
-                rdds++;
-            }
+        if (finished) {
+            return;
         }
+        Map<Integer, Long> cachedById = cachedById();
+        System.gc();
         long used = used();
+        cachedById().forEach((id, bytes) -> cachedById.merge(id, bytes, Math::max));
+        long cached = cachedById.values().stream().mapToLong(Long::longValue).sum();
+        int rdds = cachedById.size();
+        long excess = used - 2 * cached - rdds * regionBytes;
         samples++;
-        worstExcess = Math.max(worstExcess, used - 2 * cached - rdds * regionBytes);
+        worstExcess = Math.max(worstExcess, excess);
         if (used > peak) {
             peak = used;
             cachedAtPeak = cached;
         }
+        System.err.printf("H2Space: job end %d: H2 holds %.1f MB; cached %.1f MB in %d RDDs; %s%n",
+                samples, used / MB, cached / MB, rdds,
+                excess > 0 ? String.format("over the bound by %.1f MB", excess / MB) : "within the bound");
+    }
+
+    private Map<Integer, Long> cachedById() {
+        Map<Integer, Long> cached = new HashMap<>();
+        for (RDDInfo info : jsc.sc().getRDDStorageInfo()) {
+            if (info.memSize() > 0) {
+                cached.put(info.id(), info.memSize());
+            }
+        }
+        return cached;
     }
 
     /** Stops sampling, drops every cached RDD and reports. */
-    Report finish() throws InterruptedException {
+    Report finish() throws InterruptedException, TimeoutException {
+        // The listener samples the last job's end before the RDDs are dropped below: were it to
+        // run while they are, H2 would still hold what Spark no longer counts.
+        jsc.sc().listenerBus().waitUntilEmpty(LISTENER_DRAIN_MS);
+        synchronized (this) {
+            finished = true;
+        }
         if (listener != null) {
             jsc.sc().removeSparkListener(listener);
         }
