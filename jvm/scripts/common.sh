@@ -13,7 +13,8 @@ SRC=$TERAHEAP_WORK/src-$OPENJDK_DEB_VERSION             # the tree we build: pri
 STOCK_X=$TERAHEAP_WORK/stock-x-$OPENJDK_DEB_VERSION     # the two binary debs, dpkg -x'd
 STOCK_JDK=$TERAHEAP_WORK/stock-jdk-$OPENJDK_DEB_VERSION # stock JDK image, self-contained (boot JDK too)
 
-MODULE_REL=src/hotspot/share/gc/teraheap                # our HotSpot module inside the tree
+# Our HotSpot module inside the tree: its portable part, and its Linux part (as ZGC's).
+MODULE_RELS="src/hotspot/share/gc/teraheap src/hotspot/os/linux/gc/teraheap"
 PATCH_DIR=$REPO_ROOT/jvm/patches
 
 log() { echo "[teraheap] $*" >&2; }

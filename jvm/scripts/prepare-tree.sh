@@ -31,8 +31,10 @@ for f in $files; do
 done
 patched_files >"$touched"
 
-sync_dir "$REPO_ROOT/jvm/$MODULE_REL" "$SRC/$MODULE_REL"
+for m in $MODULE_RELS; do
+  sync_dir "$REPO_ROOT/jvm/$m" "$SRC/$m"
+done
 
 # What the module looked like when copied in, so that `make export` can tell edits made in
 # the tree from edits made in the project and never overwrite the latter.
-(cd "$REPO_ROOT/jvm/$MODULE_REL" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum) >"$SRC/.teraheap-module-sums"
+(cd "$REPO_ROOT/jvm" && find $MODULE_RELS -type f -print0 | sort -z | xargs -0 -r sha256sum) >"$SRC/.teraheap-module-sums"

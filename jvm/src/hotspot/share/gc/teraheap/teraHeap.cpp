@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The module's facade: what HotSpot's hooks call, in a full GC's order.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -9,23 +11,23 @@
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/parallel/psPromotionManager.inline.hpp"
 #include "gc/parallel/psScavenge.inline.hpp"
-#include "gc/shared/gc_globals.hpp"
 #include "gc/shared/gcArguments.hpp"
+#include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
-#include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
+#include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
-#include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapMoveTask.hpp"
+#include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
-#include "gc/teraheap/teraHeapRoots.hpp"
+#include "gc/teraheap/teraHeapRoots.inline.hpp"
 #include "gc/teraheap/teraHeapSingletons.hpp"
 #include "gc/teraheap/teraHeapStorageFault.hpp"
 #include "logging/log.hpp"
@@ -77,25 +79,25 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
 }
 
 void TeraHeap::log_layout() {
-  log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " reserved",
-                     p2i(_h1.start()), p2i(_h1.end()), TH_SIZE_ARGS(_h1.byte_size()));
-  log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " in " SIZE_FORMAT
-                     " regions of " TH_SIZE_FORMAT,
-                     p2i(h2_region().start()), p2i(h2_region().end()), TH_SIZE_ARGS(h2_region().byte_size()),
-                     TeraHeapAddressSpace::region_count(), TH_SIZE_ARGS(TeraHeapRegionSize));
+  log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " EXACTFMT " reserved",
+                     p2i(_h1.start()), p2i(_h1.end()), EXACTFMTARGS(_h1.byte_size()));
+  log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " EXACTFMT " in " SIZE_FORMAT
+                     " regions of " EXACTFMT,
+                     p2i(h2_region().start()), p2i(h2_region().end()), EXACTFMTARGS(h2_region().byte_size()),
+                     (size_t)TeraHeapAddressSpace::region_count(), EXACTFMTARGS(TeraHeapRegionSize));
   log_info(gc, init)("TeraHeap H2 file: %s (%s)", _file->path(),
                      _file->is_named() ? "kept after exit" : "unlinked, removed at exit");
   if (UseCompressedOops) {
-    log_info(gc, init)("TeraHeap compressed oops: on, %s (H1 + H2 fit the " TH_SIZE_FORMAT " range)",
+    log_info(gc, init)("TeraHeap compressed oops: on, %s (H1 + H2 fit the " EXACTFMT " range)",
                        CompressedOops::mode_to_string(CompressedOops::mode()),
-                       TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
+                       EXACTFMTARGS((size_t)OopEncodingHeapMax));
   } else if (!FLAG_IS_DEFAULT(UseCompressedOops)) {
     log_info(gc, init)("TeraHeap compressed oops: off (-XX:-UseCompressedOops)");
   } else {
-    log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " TH_SIZE_FORMAT " do not fit the "
-                       TH_SIZE_FORMAT " range with room for H1)",
-                       TH_SIZE_ARGS(_h1.byte_size() + h2_region().byte_size()),
-                       TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
+    log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " EXACTFMT " do not fit the "
+                       EXACTFMT " range with room for H1)",
+                       EXACTFMTARGS(_h1.byte_size() + h2_region().byte_size()),
+                       EXACTFMTARGS((size_t)OopEncodingHeapMax));
   }
 }
 
@@ -114,7 +116,7 @@ void TeraHeap::mark_region_live(oop obj) {
   TeraHeapLiveness::mark_reached(_regions, obj);
 }
 
-bool TeraHeap::mark_from_live_regions(ParCompactionManager* cm) {
+bool TeraHeap::mark_through_h2(ParCompactionManager* cm) {
   return TeraHeapLiveness::mark_from_live_region(_regions, cm) || TeraHeapEvacuation::trace(cm);
 }
 
@@ -199,7 +201,7 @@ void TeraHeap::collect() {
   bool any_movable = pressure || TeraHeapStressMove;
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
     if (!is_in_h2(root) && PSParallelCompact::mark_bitmap()->is_marked(root)) {
-      const bool advised = TeraHeapRoots::is_movable(label);
+      const bool advised = TeraHeapRoots::has_move_hint(label);
       groups.append(TeraHeapMoveTask::Group{root, label, advised, false});
       any_movable |= advised;
     }
@@ -260,8 +262,8 @@ void TeraHeap::collect() {
                                 "(-XX:+TeraHeapPreallocate) to find this at start", _file->path(),
                                 _regions->regions_in_use() * TeraHeapRegionSize / M);
     } else {
-      log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
-                                "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(h2_region().byte_size()));
+      log_warning(gc, teraheap)("H2 is full (" EXACTFMT "): objects that do not fit stay in H1; "
+                                "a larger -XX:TeraHeapSize makes room", EXACTFMTARGS(h2_region().byte_size()));
     }
   }
   const double seconds = (os::javaTimeNanos() - start) / 1e9;

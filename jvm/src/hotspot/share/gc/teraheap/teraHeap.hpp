@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The module's facade: what HotSpot's hooks call, in a full GC's order.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAP_HPP
@@ -31,7 +33,7 @@ class ThreadClosure;
 //   (marking, reference  references into H2 make regions live, never objects
 //    processing)         (but objects of traced labels); whoever drains a marking
 //                        stack reads the live regions' cards and marks their H1
-//                        referents (mark_from_live_regions)
+//                        referents (mark_through_h2)
 //   (weak processing)    referents in dead regions, or unreached in traced ones,
 //                        are cleared
 //   collect              free dead regions; move advised (or, past the high
@@ -72,16 +74,17 @@ public:
   // Full GC.
   static void prepare_marking();
   static void mark_region_live(oop obj);
-  // Called whenever a marking stack runs dry: reads the cards of one region
-  // that marking made live into `cm`'s stacks (not before marked_from_roots).
-  // False if none was waiting.
   // Full GC, after the parallel marking from roots, before reference
   // processing: the GC workers read the regions it made live (TeraHeapLiveness),
   // then regions whose summarized cards marking skipped are checked
   // (TeraHeapBackwardTargets), and what they lead to is marked by the GC
   // workers.
   static void marked_from_roots();
-  static bool mark_from_live_regions(ParCompactionManager* cm);
+  // Called whenever a marking stack runs dry: pushes onto `cm`'s stacks what
+  // H2 leads to next, either the cards of one region that marking made live
+  // (not before marked_from_roots) or an object of a traced label waiting to
+  // be followed. False if nothing was waiting.
+  static bool mark_through_h2(ParCompactionManager* cm);
   static bool is_alive_in_h2(oop obj);
   static void collect();
   // Adjusting a reference to `obj`: true if TeraHeap took care of it (an H2

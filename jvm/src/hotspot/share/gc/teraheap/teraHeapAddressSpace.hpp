@@ -1,6 +1,7 @@
 /*
  * H2's address range and its cut into regions.
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPADDRESSSPACE_HPP

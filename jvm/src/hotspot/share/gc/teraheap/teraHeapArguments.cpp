@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The flags checked as a whole, before anything is reserved.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -31,12 +33,24 @@ void TeraHeapArguments::fail(const char* format, ...) {
 }
 
 static const char* other_collector_flag() {
-  if (UseSerialGC)     return "-XX:+UseSerialGC";
-  if (UseG1GC)         return "-XX:+UseG1GC";
-  if (UseZGC)          return "-XX:+UseZGC";
-  if (UseShenandoahGC) return "-XX:+UseShenandoahGC";
-  if (UseEpsilonGC)    return "-XX:+UseEpsilonGC";
-  if (!FLAG_IS_DEFAULT(UseParallelGC) && !UseParallelGC) return "-XX:-UseParallelGC";
+  if (UseSerialGC) {
+    return "-XX:+UseSerialGC";
+  }
+  if (UseG1GC) {
+    return "-XX:+UseG1GC";
+  }
+  if (UseZGC) {
+    return "-XX:+UseZGC";
+  }
+  if (UseShenandoahGC) {
+    return "-XX:+UseShenandoahGC";
+  }
+  if (UseEpsilonGC) {
+    return "-XX:+UseEpsilonGC";
+  }
+  if (!FLAG_IS_DEFAULT(UseParallelGC) && !UseParallelGC) {
+    return "-XX:-UseParallelGC";
+  }
   return NULL;
 }
 
@@ -65,32 +79,32 @@ static void check_incompatible_flags() {
 static void check_sizes() {
   if (!is_power_of_2(TeraHeapRegionSize) ||
       TeraHeapRegionSize < min_region_size || TeraHeapRegionSize > max_region_size) {
-    TeraHeapArguments::fail("-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT " is invalid: "
+    TeraHeapArguments::fail("-XX:TeraHeapRegionSize=" EXACTFMT " is invalid: "
                             "use a power of two between 1M and 1G, e.g. -XX:TeraHeapRegionSize=32M",
-                            TH_SIZE_ARGS(TeraHeapRegionSize));
+                            EXACTFMTARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize == 0) {
     TeraHeapArguments::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
-                            "-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT ", e.g. -XX:TeraHeapSize=16G",
-                            TH_SIZE_ARGS(TeraHeapRegionSize));
+                            "-XX:TeraHeapRegionSize=" EXACTFMT ", e.g. -XX:TeraHeapSize=16G",
+                            EXACTFMTARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize > max_h2_size) {
-    TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is too large: the most H2 can address is "
-                            TH_SIZE_FORMAT, TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(max_h2_size));
+    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is too large: the most H2 can address is "
+                            EXACTFMT, EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(max_h2_size));
   }
   if (!is_aligned(TeraHeapSize, TeraHeapRegionSize)) {
     const size_t below = align_down(TeraHeapSize, TeraHeapRegionSize);
     const size_t above = align_up(TeraHeapSize, TeraHeapRegionSize);
     if (below == 0) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is smaller than one region "
-                              "(-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT "): use -XX:TeraHeapSize=" TH_SIZE_FORMAT
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is smaller than one region "
+                              "(-XX:TeraHeapRegionSize=" EXACTFMT "): use -XX:TeraHeapSize=" EXACTFMT
                               " or a smaller region size",
-                              TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize), TH_SIZE_ARGS(above));
+                              EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize), EXACTFMTARGS(above));
     }
-    TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is not a multiple of -XX:TeraHeapRegionSize="
-                            TH_SIZE_FORMAT ": use " TH_SIZE_FORMAT " or " TH_SIZE_FORMAT,
-                            TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize),
-                            TH_SIZE_ARGS(below), TH_SIZE_ARGS(above));
+    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is not a multiple of -XX:TeraHeapRegionSize="
+                            EXACTFMT ": use " EXACTFMT " or " EXACTFMT,
+                            EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize),
+                            EXACTFMTARGS(below), EXACTFMTARGS(above));
   }
 }
 
@@ -128,8 +142,8 @@ static void check_dynamic_h1() {
                             "cgroup with a limit, or give -XX:TeraHeapDramLimit=<size>");
   }
   if (budget < 64 * M) {
-    TeraHeapArguments::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
-                            "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
+    TeraHeapArguments::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" EXACTFMT ", %s) is too small "
+                            "to divide: give at least 64M", EXACTFMTARGS(budget), source);
   }
   if (!UseAdaptiveSizePolicy) {
     TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The flags checked as a whole, before anything is reserved.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPARGUMENTS_HPP
@@ -7,24 +9,6 @@
 
 #include "memory/allStatic.hpp"
 #include "utilities/globalDefinitions.hpp"
-
-// Sizes as a user would type them in a flag: 8G, 512M, 2T, or bytes.
-inline size_t teraheap_size_value(size_t s) {
-  const size_t units[] = { (size_t)K * G, G, M, K };
-  for (size_t u : units) {
-    if (s >= u && s % u == 0) return s / u;
-  }
-  return s;
-}
-inline const char* teraheap_size_unit(size_t s) {
-  if (s >= (size_t)K * G && s % ((size_t)K * G) == 0) return "T";
-  if (s >= G && s % G == 0) return "G";
-  if (s >= M && s % M == 0) return "M";
-  if (s >= K && s % K == 0) return "K";
-  return "";
-}
-#define TH_SIZE_FORMAT        SIZE_FORMAT "%s"
-#define TH_SIZE_ARGS(s)       teraheap_size_value(s), teraheap_size_unit(s)
 
 // Checks the TeraHeap flags as a whole, before any memory is reserved, and
 // makes the collector and compressed-oops choices that TeraHeap implies.

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The H1 objects that each region's summarized cards refer to.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPBACKWARDTARGETS_HPP
@@ -79,7 +81,6 @@ public:
       _sets[region].stale = true;
     }
   }
-  size_t count(uint region) const { return _sets[region].count; }
   // Full GC marking. Before it: summarized cards may be skipped; whether a
   // live region's may; a region whose summarized cards were skipped; after
   // the marking from roots: checks the listed regions, and has the GC

@@ -1,10 +1,13 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Which pages of H2's card table hold anything.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
+#include "gc/teraheap/teraHeapPageMap.hpp"
 #include "logging/log.hpp"
 #include "memory/allocation.hpp"
 #include "runtime/os.hpp"
@@ -12,12 +15,8 @@
 #include "utilities/bitMap.inline.hpp"
 #include "utilities/powerOfTwo.hpp"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 CardTable::CardValue* TeraHeapCardResidency::_base = NULL;
-int TeraHeapCardResidency::_pagemap = -1;
+bool TeraHeapCardResidency::_lazy = false;
 CHeapBitMap* TeraHeapCardResidency::_resident = NULL;
 int TeraHeapCardResidency::_page_shift = 0;
 
@@ -28,23 +27,14 @@ public:
   TeraHeapResidentBits(size_t pages) : bits(pages, mtGC) {}
 };
 
-// /proc/self/pagemap: one 64-bit entry per virtual page.
-static const uint64_t pagemap_present = (uint64_t)1 << 63;
-static const uint64_t pagemap_swapped = (uint64_t)1 << 62;
-
 void TeraHeapCardResidency::initialize(CardTable::CardValue* h2_cards, size_t bytes) {
   assert(is_aligned(h2_cards, os::vm_page_size()), "H2's cards start a page");
   _base = h2_cards;
   _page_shift = log2i_exact(os::vm_page_size());
   _resident = &(new TeraHeapResidentBits(align_up(bytes, os::vm_page_size()) / os::vm_page_size()))->bits;
-  _pagemap = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-  uint64_t entry;
-  if (_pagemap >= 0 && ::pread(_pagemap, &entry, sizeof(entry), 0) != (ssize_t)sizeof(entry)) {
-    ::close(_pagemap);
-    _pagemap = -1;
-  }
-  if (_pagemap < 0) {
-    log_info(gc, teraheap)("/proc/self/pagemap is not readable: H2's card table is kept in DRAM for every "
+  _lazy = TeraHeapPageMap::initialize();
+  if (!_lazy) {
+    log_info(gc, teraheap)("the kernel's page map is not readable: H2's card table is kept in DRAM for every "
                            "region in use, and every collection reads all of it");
   }
 }
@@ -65,22 +55,16 @@ void TeraHeapCardResidency::refresh(const CardTable::CardValue* from, const Card
   }
   const size_t first = page_of(from);
   const size_t end = page_of(to - 1) + 1;
-  const size_t first_vpage = (uintptr_t)page_address(first) >> _page_shift;
-  // 16 KB of entries, 64 MB of cards, 128 GB of H2 per read: the calls, not
-  // the entries, were most of the cost at 512 per read.
-  const size_t batch = 2048;
-  uint64_t entries[batch];
-  for (size_t page = first; page < end; page += batch) {
-    const size_t n = MIN2(batch, end - page);
-    const ssize_t got = ::pread(_pagemap, entries, n * sizeof(uint64_t),
-                                (off_t)((first_vpage + page - first) * sizeof(uint64_t)));
+  // 2048 pages, 8 MB of cards, 4 GB of H2 per read: the calls, not the
+  // entries, were most of the cost at 512 per read.
+  bool backed[TeraHeapPageMap::max_pages];
+  for (size_t page = first; page < end; page += TeraHeapPageMap::max_pages) {
+    const size_t n = MIN2(TeraHeapPageMap::max_pages, end - page);
+    TeraHeapPageMap::resident(page_address(page), n, backed);
     for (size_t i = 0; i < n; i++) {
-      // An entry the kernel did not give: read the page, which is always right.
-      const bool resident = got < (ssize_t)((i + 1) * sizeof(uint64_t)) ||
-                            (entries[i] & (pagemap_present | pagemap_swapped)) != 0;
       // Mostly unchanged: an atomic write only where it changes.
-      if (_resident->at(page + i) != resident) {
-        _resident->par_at_put(page + i, resident);
+      if (_resident->at(page + i) != backed[i]) {
+        _resident->par_at_put(page + i, backed[i]);
       }
     }
   }
@@ -134,7 +118,7 @@ bool TeraHeapCardResidency::give_back_if_clean(CardTable::CardValue* page, const
       return false;
     }
   }
-  if (lazy() && ::madvise(page, os::vm_page_size(), MADV_DONTNEED) == 0) {
+  if (lazy() && TeraHeapPageMap::discard((char*)page)) {
     _resident->par_clear_bit(page_of(page));
   }
   return true;

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Which pages of H2's card table hold anything.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPCARDRESIDENCY_HPP
@@ -22,14 +24,14 @@
 //
 // Which pages the kernel backs is known as it maps them in, from
 // userfaultfd (TeraHeapCardFaults): then a collection costs nothing per page
-// that nobody wrote. Where userfaultfd is not allowed, it is read from
-// /proc/self/pagemap (present or swapped out) at every collection, before
+// that nobody wrote. Where userfaultfd is not allowed, it is read from the
+// kernel's page map (TeraHeapPageMap) at every collection, before
 // any page is skipped. Where neither can be used, every page counts as
 // resident and none is given back: pages are then filled with clean cards
 // when committed, as any card table's.
 class TeraHeapCardResidency : AllStatic {
   static CardTable::CardValue* _base;   // the card of H2's first word
-  static int      _pagemap;              // fd, -1: not readable
+  static bool     _lazy;                 // the kernel's page map can be read
   static CHeapBitMap* _resident;         // per page: may hold non-clean cards, read it
   static int      _page_shift;           // log2 of the page size: a lookup per page of
                                          // every region in use, at every collection
@@ -44,7 +46,7 @@ class TeraHeapCardResidency : AllStatic {
 public:
   static void initialize(CardTable::CardValue* h2_cards, size_t bytes);
   // False if every page must be filled with clean cards when committed.
-  static bool lazy() { return _pagemap >= 0; }
+  static bool lazy() { return _lazy; }
   // Once the table is mapped: from now on, learn of pages as they are mapped
   // in (if the kernel allows it) instead of reading the page map.
   static void watch(char* from, char* to);

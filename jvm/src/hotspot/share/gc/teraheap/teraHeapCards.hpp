@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * H2's part of the card table, read and reset at every collection.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP

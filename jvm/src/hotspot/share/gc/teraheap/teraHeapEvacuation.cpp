@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Orphaned labels traced, and sparse ones copied out, at full GCs.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -65,16 +67,16 @@ static int compare_labels(const jlong& a, const jlong& b) {
 }
 
 // A tagged root in H2, and whether this full GC's marking from roots reached it.
-struct TeraHeapRoot {
+struct TeraHeapH2Root {
   HeapWord* addr;
   bool      reached;
 };
-typedef GrowableArrayCHeap<TeraHeapRoot, mtGC> TeraHeapRootList;
+typedef GrowableArrayCHeap<TeraHeapH2Root, mtGC> TeraHeapH2RootList;
 
-static int compare_root_to(HeapWord* const& a, const TeraHeapRoot& b) {
+static int compare_root_to(HeapWord* const& a, const TeraHeapH2Root& b) {
   return a < b.addr ? -1 : (a > b.addr ? 1 : 0);
 }
-static int compare_roots(const TeraHeapRoot& a, const TeraHeapRoot& b) {
+static int compare_roots(const TeraHeapH2Root& a, const TeraHeapH2Root& b) {
   return compare_root_to(a.addr, b);
 }
 
@@ -84,7 +86,7 @@ static uint _stress_evacuations = 0;   // -XX:+TeraHeapStressEvacuationFailure's
 
 // Per region (all NULL or false between full GCs, but the roots).
 static TeraHeapTracedRegion** _traced = NULL;
-static TeraHeapRootList** _roots = NULL;   // tagged roots in it, sorted
+static TeraHeapH2RootList** _roots = NULL;   // tagged roots in it, sorted
 static bool* _evacuating = NULL;
 // From prepare() to the end of the marking from roots: marking has read no
 // H2 card yet, so a root it reaches is held from outside H2 (see note_root).
@@ -118,7 +120,7 @@ void TeraHeapEvacuation::initialize(TeraHeapRegions* regions) {
   }
   const uint n = regions->count();
   _traced = NEW_C_HEAP_ARRAY(TeraHeapTracedRegion*, n, mtGC);
-  _roots = NEW_C_HEAP_ARRAY(TeraHeapRootList*, n, mtGC);
+  _roots = NEW_C_HEAP_ARRAY(TeraHeapH2RootList*, n, mtGC);
   _evacuating = NEW_C_HEAP_ARRAY(bool, n, mtGC);
   for (uint i = 0; i < n; i++) {
     _traced[i] = NULL;
@@ -160,7 +162,7 @@ void TeraHeapEvacuation::prepare() {
   }
   _full_gcs++;
   for (int k = 0; k < _rooted_regions->length(); k++) {
-    TeraHeapRootList* roots = _roots[_rooted_regions->at(k)];
+    TeraHeapH2RootList* roots = _roots[_rooted_regions->at(k)];
     for (int j = 0; j < roots->length(); j++) {
       roots->adr_at(j)->reached = false;
     }
@@ -228,7 +230,7 @@ void TeraHeapEvacuation::prepare() {
 // object that leads back to the group's root. Such a root does not hold its
 // label, whose next trace then decides object by object.
 static void note_root(uint r, oop obj) {
-  TeraHeapRootList* roots = _roots[r];
+  TeraHeapH2RootList* roots = _roots[r];
   if (roots == NULL || !Atomic::load(&_counting_roots)) {
     return;
   }
@@ -395,10 +397,10 @@ void TeraHeapEvacuation::forget_freed_regions() {
 static void add_root(oop root) {
   const uint r = _regions->index_of(root);
   if (_roots[r] == NULL) {
-    _roots[r] = new TeraHeapRootList(4);
+    _roots[r] = new TeraHeapH2RootList(4);
     _rooted_regions->append(r);
   }
-  _roots[r]->insert_sorted<compare_roots>(TeraHeapRoot{cast_from_oop<HeapWord*>(root), true});
+  _roots[r]->insert_sorted<compare_roots>(TeraHeapH2Root{cast_from_oop<HeapWord*>(root), true});
 }
 
 void TeraHeapEvacuation::note_moved_root(oop copy) {
@@ -612,7 +614,7 @@ static void note_held_labels() {
   _held_labels->clear();
   for (int k = 0; k < _rooted_regions->length(); k++) {
     const uint r = _rooted_regions->at(k);
-    const TeraHeapRootList* roots = _roots[r];
+    const TeraHeapH2RootList* roots = _roots[r];
     bool all = true;
     for (int j = 0; j < roots->length() && all; j++) {
       all = roots->at(j).reached;
@@ -643,7 +645,7 @@ size_t TeraHeapEvacuation::finish() {
   // their region's list: dead with it if it is freed below, else still there.
   for (int k = 0; k < _evacuating_list->length(); k++) {
     const uint r = _evacuating_list->at(k);
-    TeraHeapRootList* roots = _roots[r];
+    TeraHeapH2RootList* roots = _roots[r];
     int kept = 0;
     for (int j = 0; roots != NULL && j < roots->length(); j++) {
       oop root = cast_to_oop(roots->at(j).addr);
@@ -674,7 +676,7 @@ size_t TeraHeapEvacuation::finish() {
   // Forgotten, it no longer makes its label look dropped at every full GC.
   for (int k = 0; k < _traced_list->length(); k++) {
     const uint r = _traced_list->at(k);
-    TeraHeapRootList* roots = _roots[r];
+    TeraHeapH2RootList* roots = _roots[r];
     if (roots == NULL || !_regions->in_use(r)) {
       continue;
     }

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The file H2 is mapped over.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPFILE_HPP
@@ -16,7 +18,7 @@
 // made (-XX:+TeraHeapPreallocate, the default), so a full file system is an
 // error at start; without it the file is sparse. Either way a region's storage
 // is allocated before the region is written (reserve_storage), so a full file
-// system is never a SIGBUS.
+// system is never a SIGBUS. (os/linux: teraHeapFile_linux.cpp)
 class TeraHeapFile : public CHeapObj<mtGC> {
   int   _fd;
   char* _path;     // what the logs call the file
@@ -43,9 +45,12 @@ public:
   void release_storage(size_t offset, size_t len);
   bool reserve_storage(size_t offset, size_t len);
 
+  // The device that holds the file, as a person would look for it: its
+  // numbers, and the source, type and mount point of its file system.
+  void describe_device(char* out, size_t len) const;
+
   const char* path() const { return _path; }
   bool is_named() const { return _named; }
-  int fd() const { return _fd; }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPFILE_HPP

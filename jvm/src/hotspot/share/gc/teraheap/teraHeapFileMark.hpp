@@ -1,6 +1,7 @@
 /*
  * The mark that tells a file made for H2 from any other file.
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPFILEMARK_HPP
@@ -19,12 +20,13 @@
 class TeraHeapFileMark : AllStatic {
 public:
   static const size_t bytes = 4 * K;
+  // What is read back to tell the mark: its first line.
+  static const size_t line_bytes = 27;
 
-  // Whether the file behind `fd`, `length` bytes long, ends in the mark.
-  static bool is_present(int fd, size_t length);
-
-  // Writes the mark at `offset`, the end of H2's bytes; false on an I/O error.
-  static bool write(int fd, size_t offset);
+  // Whether `line`, line_bytes long, is the mark's first line.
+  static bool is_mark(const char* line);
+  // Writes the mark into `page`, `bytes` long.
+  static void fill(char* page);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPFILEMARK_HPP

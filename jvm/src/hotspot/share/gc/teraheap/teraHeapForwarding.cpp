@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Where moved objects' old copies went, until references are adjusted.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -42,24 +44,17 @@ static int compare_moves(TeraHeapMove* a, TeraHeapMove* b) {
   return a->from < b->from ? -1 : (a->from > b->from ? 1 : 0);
 }
 
+static int compare_move_from(HeapWord* const& addr, const TeraHeapMove& move) {
+  return addr < move.from ? -1 : (addr > move.from ? 1 : 0);
+}
+
 static oop find_exposed(HeapWord* addr) {
-  if (_exposed == NULL || _exposed->is_empty()) {
+  if (_exposed == NULL) {
     return NULL;
   }
-  int lo = 0, hi = _exposed->length() - 1;
-  while (lo <= hi) {
-    const int mid = (lo + hi) / 2;
-    HeapWord* const from = _exposed->at(mid).from;
-    if (from == addr) {
-      return _exposed->at(mid).to;
-    }
-    if (from < addr) {
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return NULL;
+  bool found = false;
+  const int at = _exposed->find_sorted<HeapWord*, compare_move_from>(addr, found);
+  return found ? _exposed->at(at).to : NULL;
 }
 
 oop TeraHeapForwarding::forwardee_or_null(oop obj) {

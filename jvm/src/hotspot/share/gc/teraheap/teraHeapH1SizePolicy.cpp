@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * How much of one DRAM budget H1 may commit.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -35,8 +37,12 @@ void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_ma
   // which a large H1 makes rare.
   _target = align((size_t)(_budget * initial_fraction));
   const size_t top = ceiling(other_memory);
-  if (_target > top) _target = top;
-  if (_target < _h1_min) _target = _h1_min;
+  if (_target > top) {
+    _target = top;
+  }
+  if (_target < _h1_min) {
+    _target = _h1_min;
+  }
 }
 
 size_t TeraHeapH1SizePolicy::align(size_t bytes) const {
@@ -53,8 +59,12 @@ size_t TeraHeapH1SizePolicy::ceiling(size_t other_memory, size_t h2_data) const 
   }
   size_t room = _budget > reserve + other_memory ? _budget - reserve - other_memory : 0;
   room = align(room);
-  if (room > _h1_max) room = _h1_max;
-  if (room < _h1_min) room = _h1_min;  // H1 cannot go below its minimum
+  if (room > _h1_max) {
+    room = _h1_max;
+  }
+  if (room < _h1_min) {  // H1 cannot go below its minimum
+    room = _h1_min;
+  }
   return room;
 }
 
@@ -71,8 +81,12 @@ size_t TeraHeapH1SizePolicy::floor(size_t h1_live) const {
   const double wanted = h1_live * live_headroom;
   size_t bytes = wanted >= (double)_h1_max ? _h1_max : (size_t)wanted;
   bytes = align(bytes + _alignment - 1);
-  if (bytes < _h1_min) bytes = _h1_min;
-  if (bytes > _h1_max) bytes = _h1_max;
+  if (bytes < _h1_min) {
+    bytes = _h1_min;
+  }
+  if (bytes > _h1_max) {
+    bytes = _h1_max;
+  }
   return bytes;
 }
 
@@ -192,17 +206,27 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   }
   if (to_level) {
     to = d.whole_level < _target ? held_shrink(d.whole_level) : d.whole_level;
-    if (enters) d.shrink_held = to != d.whole_level;   // an undone shrink's hold
+    if (enters) {  // an undone shrink's hold
+      d.shrink_held = to != d.whole_level;
+    }
   }
 
   to = to > d.ceiling ? d.ceiling : to;
   to = to < d.floor ? d.floor : to;
   // A shrink held at the level only follows it, as the bounds do.
-  if (d.action == shrink && to_level && !enters) d.action = hold;
+  if (d.action == shrink && to_level && !enters) {
+    d.action = hold;
+  }
   // A bound that moved past the target overrides the signals.
-  if (to > _target && d.action != grow)   d.action = raise;
-  if (to < _target && d.action != shrink) d.action = fit;
-  if (to == _target)                      d.action = hold;
+  if (to > _target && d.action != grow) {
+    d.action = raise;
+  }
+  if (to < _target && d.action != shrink) {
+    d.action = fit;
+  }
+  if (to == _target) {
+    d.action = hold;
+  }
   _at_whole = to_level && to == d.whole_level;
   if (enters && _at_whole) {
     // The wait may not end at once: the collector hands H1's pages back at
@@ -220,7 +244,9 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
 }
 
 size_t TeraHeapH1SizePolicy::young_part(size_t target, double share, size_t h1_live, size_t alignment) {
-  if (alignment == 0) alignment = 1;
+  if (alignment == 0) {
+    alignment = 1;
+  }
   const size_t usual = (size_t)(target * share);
   const double old_need = h1_live * live_headroom;
   size_t part = old_need < (double)target ? target - (size_t)old_need : 0;
@@ -230,7 +256,9 @@ size_t TeraHeapH1SizePolicy::young_part(size_t target, double share, size_t h1_l
 }
 
 void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor) {
-  if (alignment == 0) alignment = 1;
+  if (alignment == 0) {
+    alignment = 1;
+  }
   if (*eden + 2 * *survivor <= young) {
     return;
   }
@@ -240,12 +268,18 @@ void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* ede
   // same survivors again. What the survivors cannot hold is promoted.
   size_t s = *survivor < young / 4 ? *survivor : young / 4;
   s -= s % alignment;
-  if (s < alignment) s = alignment;
+  if (s < alignment) {
+    s = alignment;
+  }
   size_t e = young > 2 * s ? young - 2 * s : 0;
   e -= e % alignment;
-  if (e < alignment) e = alignment;
+  if (e < alignment) {
+    e = alignment;
+  }
   *survivor = s;
-  if (*eden > e) *eden = e;
+  if (*eden > e) {
+    *eden = e;
+  }
 }
 
 const char* TeraHeapH1SizePolicy::action_name(Action action) {

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * H1 sized at run time: what is measured, and the policy applied.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -10,11 +12,10 @@
 #include "gc/shared/genArguments.hpp"
 #include "gc/teraheap/teraHeapH1SizePolicy.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
+#include "gc/teraheap/teraHeapKernelCounters.hpp"
 #include "gc/teraheap/teraheap_globals.hpp"
 #include "logging/log.hpp"
 #include "logging/logStream.hpp"
-#include "os_linux.hpp"
-#include "osContainer_linux.hpp"
 #include "runtime/os.hpp"
 #include "services/memoryManager.hpp"
 #include "utilities/align.hpp"
@@ -40,93 +41,38 @@ static const double decision_interval_seconds = 1.0;
 static const double estimated_fault_seconds = 100e-6;
 
 size_t TeraHeapH1Sizer::budget_from_flags_or_cgroup(const char** source) {
-  jlong cgroup_limit = -1;
-  if (OSContainer::is_containerized()) {
-    cgroup_limit = OSContainer::memory_limit_in_bytes();
-  }
+  const size_t cgroup_limit = TeraHeapKernelCounters::memory_limit();
   if (TeraHeapDramLimit != 0) {
     // A budget above the cgroup's limit would let H1 grow into the kernel's OOM killer.
-    if (cgroup_limit > 0 && TeraHeapDramLimit > (julong)cgroup_limit) {
+    if (cgroup_limit > 0 && TeraHeapDramLimit > cgroup_limit) {
       *source = "the memory cgroup's limit, below -XX:TeraHeapDramLimit";
-      return (size_t)cgroup_limit;
+      return cgroup_limit;
     }
     *source = "-XX:TeraHeapDramLimit";
     return TeraHeapDramLimit;
   }
   if (cgroup_limit > 0) {
     *source = "the memory cgroup's limit";
-    return (size_t)cgroup_limit;
+    return cgroup_limit;
   }
   *source = NULL;
   return 0;
 }
 
-// Microseconds some task waited for I/O since boot, from the memory cgroup's
-// io.pressure on cgroup v2, else the whole machine's /proc/pressure/io.
-static bool read_io_stall_seconds(double* seconds) {
-  static char path[256] = "";
-  if (path[0] == '\0') {
-    strcpy(path, "/proc/pressure/io");
-    FILE* f = fopen("/proc/self/cgroup", "r");
-    if (f != NULL) {
-      char line[512];
-      while (fgets(line, sizeof(line), f) != NULL) {
-        if (strncmp(line, "0::", 3) == 0) {
-          line[strcspn(line, "\n")] = '\0';
-          char candidate[sizeof(path)];
-          jio_snprintf(candidate, sizeof(candidate), "/sys/fs/cgroup%s/io.pressure", line + 3);
-          if (os::file_exists(candidate)) {
-            strcpy(path, candidate);
-          }
-        }
-      }
-      fclose(f);
-    }
-  }
-  FILE* f = fopen(path, "r");
-  if (f == NULL) {
-    return false;
-  }
-  unsigned long long total = 0;
-  const bool found = fscanf(f, "some avg10=%*f avg60=%*f avg300=%*f total=%llu", &total) == 1;
-  fclose(f);
-  *seconds = total / 1e6;
-  return found;
-}
-
-// Field 12 of /proc/self/stat: major faults, which on a JVM without swap are
-// almost all H2's pages read back from storage.
-static uint64_t read_major_faults() {
-  FILE* f = fopen("/proc/self/stat", "r");
-  if (f == NULL) {
-    return 0;
-  }
-  char buf[1024];
-  const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-  fclose(f);
-  buf[n] = '\0';
-  // The command name may hold spaces; fields are counted after its ')'.
-  const char* p = strrchr(buf, ')');
-  unsigned long long faults = 0;
-  if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %llu", &faults) != 1) {
-    return 0;
-  }
-  return faults;
-}
-
-// I/O wait since boot: pressure stall information, else major faults at the
-// cost of a read each. One source for the whole run: a failed read of the
+// I/O wait since boot: pressure stall information, else major faults (on a
+// JVM without swap almost all of them H2's pages read back) at the cost of a
+// read each. One source for the whole run: a failed read of the
 // pressure file counts as no wait since the last one.
 static double io_seconds_now(bool from_psi) {
   static double last_psi = 0;
   if (from_psi) {
     double io;
-    if (read_io_stall_seconds(&io)) {
+    if (TeraHeapKernelCounters::io_stall_seconds(&io)) {
       last_psi = io;
     }
     return last_psi;
   }
-  return read_major_faults() * estimated_fault_seconds;
+  return TeraHeapKernelCounters::major_faults() * estimated_fault_seconds;
 }
 
 // The collectors' accumulated pause times, as GarbageCollectorMXBean reports
@@ -146,13 +92,8 @@ static size_t h1_committed() {
 // GC and TeraHeap tables, direct buffers. H1's committed size stands for its
 // resident part; where H1 is not all touched yet that understates the rest,
 // and the high-water mark the caller keeps makes up for it once it is.
-static size_t anon_resident() {
-  os::Linux::meminfo_t info;
-  return os::Linux::query_process_memory_info(&info) && info.rssanon > 0 ? (size_t)info.rssanon * K : 0;
-}
-
 static size_t other_memory_now() {
-  const size_t anon = anon_resident();
+  const size_t anon = TeraHeapKernelCounters::anonymous_resident();
   const size_t h1 = h1_committed();
   return anon > h1 ? anon - h1 : 0;
 }
@@ -161,12 +102,12 @@ void TeraHeapH1Sizer::initialize() {
   const size_t budget = budget_from_flags_or_cgroup(&_budget_source);
   assert(budget > 0, "checked by TeraHeapArguments");
   double io;
-  _io_from_psi = read_io_stall_seconds(&io);
+  _io_from_psi = TeraHeapKernelCounters::io_stall_seconds(&io);
   _last_io_seconds = io_seconds_now(_io_from_psi);
-  _last_major_faults = read_major_faults();
+  _last_major_faults = TeraHeapKernelCounters::major_faults();
   _last_time = os::elapsedTime();
   // The generations do not exist yet: all anonymous memory is the rest's.
-  _other_memory = anon_resident();
+  _other_memory = TeraHeapKernelCounters::anonymous_resident();
   _policy.initialize(budget, MinHeapSize, MaxHeapSize, GenAlignment, _other_memory);
   log_info(gc, teraheap, resize)("H1 sized at run time: DRAM budget " SIZE_FORMAT "M (%s) for H1 and H2's "
                                  "page cache; H1 within [" SIZE_FORMAT "M, " SIZE_FORMAT "M], starting at "
@@ -216,7 +157,7 @@ void TeraHeapH1Sizer::decide_if_due() {
     return;
   }
   const double gc = gc_seconds();
-  const uint64_t faults = read_major_faults();
+  const uint64_t faults = TeraHeapKernelCounters::major_faults();
   // The I/O wait of a full GC running now goes with its pause, which the
   // collectors' timers count only at its end: into the next interval.
   const double io_total = io_seconds_now(_io_from_psi) - _gc_io_seconds.in_current_gc();

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * A full GC's groups moved by all GC workers.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"

@@ -1,28 +1,30 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Tagged roots and move hints.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
-#include "gc/teraheap/teraHeapRoots.hpp"
+#include "gc/teraheap/teraHeapRoots.inline.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
 #include "utilities/growableArray.hpp"
 
 static Mutex* _lock = NULL;
-static GrowableArrayCHeap<TeraHeapRoot, mtGC>* _roots = NULL;
+static GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* _roots = NULL;
 static GrowableArrayCHeap<jlong, mtGC>* _movable = NULL;
 // Entries whose root died are dropped when the table has doubled since the last sweep.
 static int _sweep_at = 64;
 
 void TeraHeapRoots::initialize() {
-  _lock = new Mutex(Mutex::leaf, "TeraHeapRoots_lock", true, Mutex::_safepoint_check_never);
-  _roots = new GrowableArrayCHeap<TeraHeapRoot, mtGC>(64);
+  _lock = new Mutex(Mutex::leaf, "TeraHeapTaggedRoots_lock", true, Mutex::_safepoint_check_never);
+  _roots = new GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>(64);
   _movable = new GrowableArrayCHeap<jlong, mtGC>(16);
 }
 
-GrowableArrayCHeap<TeraHeapRoot, mtGC>* teraheap_root_table() {
+GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* teraheap_root_table() {
   return _roots;
 }
 
@@ -31,7 +33,7 @@ GrowableArrayCHeap<TeraHeapRoot, mtGC>* teraheap_root_table() {
 static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
   int kept = 0;
   for (int i = 0; i < _roots->length(); i++) {
-    TeraHeapRoot e = _roots->at(i);
+    TeraHeapTaggedRoot e = _roots->at(i);
     if (JNIHandles::is_global_weak_cleared(e.root) || TeraHeapAddressSpace::contains(JNIHandles::resolve(e.root))) {
       dead->append(e.root);
     } else {
@@ -47,7 +49,7 @@ void TeraHeapRoots::add(Handle root, jlong label) {
   GrowableArrayCHeap<jweak, mtGC> dead;
   {
     MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
-    _roots->append(TeraHeapRoot{handle, label});
+    _roots->append(TeraHeapTaggedRoot{handle, label});
     if (_roots->length() >= _sweep_at) {
       sweep(&dead);
     }
@@ -62,7 +64,7 @@ void TeraHeapRoots::advise_move(jlong label) {
   _movable->append_if_missing(label);
 }
 
-bool TeraHeapRoots::is_movable(jlong label) {
+bool TeraHeapRoots::has_move_hint(jlong label) {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
   return _movable->contains(label);
 }

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Tagged roots and move hints.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPROOTS_HPP
@@ -7,7 +9,7 @@
 
 #include "memory/allStatic.hpp"
 #include "runtime/handles.hpp"
-#include "runtime/jniHandles.inline.hpp"
+#include "runtime/jniHandles.hpp"
 #include "utilities/globalDefinitions.hpp"
 #include "utilities/growableArray.hpp"
 
@@ -22,10 +24,10 @@ public:
   static void add(Handle root, jlong label);
   static void advise_move(jlong label);
 
-  static bool is_movable(jlong label);
+  static bool has_move_hint(jlong label);
 
   // For the full GC, at a safepoint: calls f(root, label) for every tagged
-  // root still alive, in tagging order.
+  // root still alive, in tagging order (teraHeapRoots.inline.hpp).
   template <typename F> static void roots_do(F f);
   // Forgets the move() hints of every label but those in `keep`: the full GC
   // that moves a group consumes its hint; a group that stayed (H2 full) keeps it.
@@ -33,25 +35,5 @@ public:
   static size_t live_count();
   static size_t movable_label_count();
 };
-
-struct TeraHeapRoot {
-  jweak root;
-  jlong label;
-};
-
-// The table itself, for roots_do.
-GrowableArrayCHeap<TeraHeapRoot, mtGC>* teraheap_root_table();
-
-template <typename F>
-void TeraHeapRoots::roots_do(F f) {
-  GrowableArrayCHeap<TeraHeapRoot, mtGC>* table = teraheap_root_table();
-  for (int i = 0; i < table->length(); i++) {
-    const TeraHeapRoot& e = table->at(i);
-    oop root = JNIHandles::resolve(e.root);
-    if (root != NULL) {
-      f(root, e.label);
-    }
-  }
-}
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPROOTS_HPP

@@ -1,6 +1,7 @@
 /*
  * Objects the whole program shares, which no group takes.
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPSINGLETONS_HPP

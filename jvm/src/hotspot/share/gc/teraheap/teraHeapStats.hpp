@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * A snapshot of H2's state, for the Java API.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPSTATS_HPP

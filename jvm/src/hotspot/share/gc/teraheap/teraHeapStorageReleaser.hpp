@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Freed regions' storage given back to the file system, outside pauses.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPSTORAGERELEASER_HPP

@@ -1,17 +1,20 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Side tables of H2, backed by DRAM only where regions are in use.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
+#include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapPageMap.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
-#include "gc/teraheap/teraHeapArguments.hpp"
 #include "runtime/os.hpp"
 #include "services/memTracker.hpp"
 #include "utilities/align.hpp"
 #include "utilities/bitMap.inline.hpp"
 
-#include <sys/mman.h>
+#include <errno.h>
 
 TeraHeapTablePages::TeraHeapTablePages(MemRegion h2, char* table, int block_shift, u_char fill, bool lazy_fill,
                                        PagesChanged changed, const char* name) :
@@ -29,19 +32,16 @@ TeraHeapTablePages::TeraHeapTablePages(MemRegion h2, char* table, int block_shif
   assert(is_aligned(_table, os::vm_page_size()), "H2's table must start a page");
   const size_t bytes = align_up(_table_bytes, os::vm_page_size());
   _committed.initialize(bytes / os::vm_page_size());
-  // The whole table is mapped once, readable and writable, without swap
-  // reserved for it: a page takes DRAM only when first written, and goes back
-  // with MADV_DONTNEED. Committing a page is then bookkeeping (and NMT's), and
-  // the mapping never splits. Committing by mapping would split it at every
-  // edge between pages in use and free ones, and a terabyte H2 of interleaved
-  // used and free regions could reach vm.max_map_count: a crash at the next
-  // commit. No huge pages: one would back 512 pages of the table at once.
-  if (::mmap(_table, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE,
-             -1, 0) == MAP_FAILED) {
+  // The whole table is mapped once, without swap reserved for it: a page
+  // takes DRAM only when first written, and goes back when discarded.
+  // Committing a page is then bookkeeping (and NMT's), and the mapping never
+  // splits. Committing by mapping would split it at every edge between pages
+  // in use and free ones, and a terabyte H2 of interleaved used and free
+  // regions could reach vm.max_map_count: a crash at the next commit.
+  if (!TeraHeapPageMap::map_table(_table, bytes)) {
     TeraHeapArguments::fail("cannot map %s (" SIZE_FORMAT "K of address space): %s", _name, bytes / K,
                             os::strerror(errno));
   }
-  ::madvise(_table, bytes, MADV_NOHUGEPAGE);
 }
 
 size_t TeraHeapTablePages::page_of(const char* p) const {
@@ -106,7 +106,7 @@ void TeraHeapTablePages::uncommit(MemRegion mr, const TeraHeapRegions* regions) 
     if (_committed.at(page) && !regions->any_in_use(h2_range_of_page(page))) {
       char* const start = page_address(page);
       // Read as zeros from now on; the next commit fills the page again.
-      ::madvise(start, os::vm_page_size(), MADV_DONTNEED);
+      TeraHeapPageMap::discard(start);
       if (MemTracker::enabled()) {
         Tracker tracker(Tracker::uncommit);
         tracker.record((address)start, os::vm_page_size());

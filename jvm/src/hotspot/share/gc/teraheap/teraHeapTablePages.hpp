@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * Side tables of H2, backed by DRAM only where regions are in use.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPTABLEPAGES_HPP
@@ -16,7 +18,8 @@ class TeraHeapRegions;
 // DRAM only where regions are in use. So a terabyte H2 that holds a few
 // gigabytes costs the metadata of a few gigabytes. Pages are committed when a
 // region opens and given back when every region they describe is free.
-// Used by the VM thread during a full GC only (regions open and free there).
+// Both happen during a full GC: commits by the GC worker that opens a region
+// (under the regions' claim lock), uncommits by the VM thread that frees them.
 class TeraHeapTablePages : public CHeapObj<mtGC> {
 public:
   // Told of every run of pages committed (true) or uncommitted (false).
@@ -52,7 +55,6 @@ public:
   void uncommit(MemRegion mr, const TeraHeapRegions* regions);
 
   size_t committed_bytes() const;
-  size_t reserved_bytes() const { return _table_bytes; }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPTABLEPAGES_HPP

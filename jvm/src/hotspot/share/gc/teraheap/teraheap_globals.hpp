@@ -1,10 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17: a second, file-backed Java heap (H2) beside the
- * Parallel collector's heap (H1).
+ * The flags.
  *
- * This code is free software; you can redistribute it and/or modify it
- * under the terms of the GNU General Public License version 2 only, as
- * published by the Free Software Foundation.
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #ifndef SHARE_GC_TERAHEAP_TERAHEAP_GLOBALS_HPP

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The card table's pages noted as the kernel maps them in.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"

@@ -1,5 +1,7 @@
 /*
- * TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ * The file H2 is mapped over.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
 #include "precompiled.hpp"
@@ -14,12 +16,31 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/falloc.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
+
+// Whether the file behind `fd`, `length` bytes long, ends in the mark.
+static bool has_mark(int fd, size_t length) {
+  if (length < TeraHeapFileMark::bytes) {
+    return false;
+  }
+  char line[TeraHeapFileMark::line_bytes];
+  const ssize_t n = ::pread(fd, line, sizeof(line), (off_t)(length - TeraHeapFileMark::bytes));
+  return n == (ssize_t)sizeof(line) && TeraHeapFileMark::is_mark(line);
+}
+
+// Writes the mark at `offset`, the end of H2's bytes; false on an I/O error.
+static bool write_mark(int fd, size_t offset) {
+  char page[TeraHeapFileMark::bytes];
+  TeraHeapFileMark::fill(page);
+  return ::pwrite(fd, page, sizeof(page), (off_t)offset) == (ssize_t)sizeof(page);
+}
 
 // What TeraHeapPath names, once looked at.
 struct TeraHeapPathInfo {
@@ -132,9 +153,9 @@ void TeraHeapFile::check_path(const char* path, size_t size) {
   if (statvfs(info.dir, &fs) == 0) {
     const size_t free_bytes = (size_t)fs.f_bavail * fs.f_frsize + info.existing_bytes;
     if (size > free_bytes) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " does not fit in %s (" SIZE_FORMAT "M free): "
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " does not fit in %s (" SIZE_FORMAT "M free): "
                               "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
-                              TH_SIZE_ARGS(size), info.dir, free_bytes / M);
+                              EXACTFMTARGS(size), info.dir, free_bytes / M);
     }
   }
 }
@@ -185,7 +206,7 @@ static int open_named(const char* path) {
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s is in use by another JVM: give each JVM its own H2 file "
                             "or a directory", path);
   }
-  if (st.st_size > 0 && !TeraHeapFileMark::is_present(fd, (size_t)st.st_size)) {
+  if (st.st_size > 0 && !has_mark(fd, (size_t)st.st_size)) {
     TeraHeapArguments::fail("-XX:TeraHeapPath=%s holds " SIZE_FORMAT "%s of data that TeraHeap did not write, "
                             "and H2 never overwrites such a file: name a new file or a directory, or remove "
                             "this file yourself if its data is not needed", path,
@@ -222,7 +243,7 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
   const size_t length = size + (info.named ? TeraHeapFileMark::bytes : 0);
   int err = TeraHeapPreallocate ? posix_fallocate(fd, 0, (off_t)length)
                                 : (ftruncate(fd, (off_t)length) == 0 ? 0 : errno);
-  if (err == 0 && info.named && !TeraHeapFileMark::write(fd, size)) {
+  if (err == 0 && info.named && !write_mark(fd, size)) {
     err = errno;
   }
   if (err != 0) {
@@ -231,13 +252,13 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
     }
     ::close(fd);
     if (err == ENOSPC) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " does not fit in %s: the file system is full; "
+      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " does not fit in %s: the file system is full; "
                               "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
-                              TH_SIZE_ARGS(size), info.dir);
+                              EXACTFMTARGS(size), info.dir);
     }
-    TeraHeapArguments::fail("-XX:TeraHeapPath=%s: cannot allocate " TH_SIZE_FORMAT " for H2 (%s); "
+    TeraHeapArguments::fail("-XX:TeraHeapPath=%s: cannot allocate " EXACTFMT " for H2 (%s); "
                             "give a path on a local file system with room for -XX:TeraHeapSize",
-                            where, TH_SIZE_ARGS(size), os::strerror(err));
+                            where, EXACTFMTARGS(size), os::strerror(err));
   }
   return new TeraHeapFile(fd, file_path, info.named);
 }
@@ -269,4 +290,35 @@ void TeraHeapFile::release_storage(size_t offset, size_t len) {
 
 bool TeraHeapFile::reserve_storage(size_t offset, size_t len) {
   return posix_fallocate(_fd, (off_t)offset, (off_t)len) == 0;
+}
+
+void TeraHeapFile::describe_device(char* out, size_t len) const {
+  struct stat st;
+  if (fstat(_fd, &st) != 0) {
+    os::snprintf(out, len, "device unknown");
+    return;
+  }
+  const dev_t dev = st.st_dev;
+  os::snprintf(out, len, "device %u:%u", major(dev), minor(dev));
+  FILE* f = fopen("/proc/self/mountinfo", "r");
+  if (f == NULL) {
+    return;
+  }
+  char line[4096];
+  while (fgets(line, sizeof(line), f) != NULL) {
+    // id parent major:minor root mount-point options [optional...] - type source super-options
+    unsigned maj, min;
+    char mount_point[1024];
+    if (sscanf(line, "%*u %*u %u:%u %*s %1023s", &maj, &min, mount_point) != 3 ||
+        maj != major(dev) || min != minor(dev)) {
+      continue;
+    }
+    const char* rest = strstr(line, " - ");
+    char type[64], source[1024];
+    if (rest != NULL && sscanf(rest, " - %63s %1023s", type, source) == 2) {
+      os::snprintf(out, len, "device %u:%u, %s (%s) mounted on %s", maj, min, source, type, mount_point);
+    }
+    break;
+  }
+  fclose(f);
 }
