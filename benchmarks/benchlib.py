@@ -1,5 +1,5 @@
-"""What the benchmark suites share: sizes, a JVM run under a memory cgroup, GC times from the GC log,
-and the command line and shuffled repeats of the side-by-side benchmarks."""
+"""What the benchmark suites share: their command line (Parser, add_options), sizes, a JVM run under
+a memory cgroup, GC times from the GC log, and the shuffled repeats of the side-by-side benchmarks."""
 
 import argparse
 import csv
@@ -17,6 +17,8 @@ BLKIO_ROOT = Path("/sys/fs/cgroup/blkio")
 # A read limit no device reaches: cgroup v1 keeps a group's per-device byte counts only for
 # devices that have a throttling rule.
 UNREACHED_BPS = 1 << 50
+REPO = Path(__file__).resolve().parents[1]
+SIZE = re.compile(r"(\d+(?:\.\d+)?)([kmgt]?)b?")
 
 
 def die(msg):
@@ -25,7 +27,7 @@ def die(msg):
 
 
 def size_bytes(text):
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)([kmgt]?)b?", str(text).strip().lower())
+    m = SIZE.fullmatch(str(text).strip().lower())
     if not m:
         die(f"bad size '{text}': use a number with k, m or g")
     return int(float(m.group(1)) * 1024 ** "_kmgt".index(m.group(2) or "_"))
@@ -221,21 +223,99 @@ def key_values(line):
     return dict(kv.split("=", 1) for kv in line.split()[1:] if "=" in kv)
 
 
-def run_or_table(doc, run_options, run, table):
-    """The command line of a side-by-side benchmark: 'run' with run_options, a list of
-    (option, default) pairs ('--workloads' takes several values), or 'table F'."""
-    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run")
-    for option, default in run_options:
-        if isinstance(default, list):
-            r.add_argument(option, nargs="+", default=default)
+class Parser(argparse.ArgumentParser):
+    """argparse as every benchmark script uses it: the description (the script's docstring) kept
+    as written, and a mistake named on one line with exit status 2. argparse's own error prints
+    the usage first, which for a script with subcommands runs to several lines."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
+def size(text):
+    """An argparse type: a size with its unit (512m, 2g), checked and kept as written, since the
+    scripts pass it on. A bare number is refused: 500 would be 500 bytes, not 500 MB."""
+    m = SIZE.fullmatch(text.strip().lower())
+    if not m or not m.group(2):
+        raise argparse.ArgumentTypeError(f"bad size '{text}': use a number with k, m or g, such as 512m")
+    return text
+
+
+# The options that mean the same in every script, and what they say in --help. add_options gives
+# a script those it takes, with its own defaults.
+OPTIONS = {
+    "workloads": dict(nargs="+", metavar="W", help="the workloads to run"),
+    "configs": dict(nargs="+", metavar="C", help="the configurations to run"),
+    "scale": dict(metavar="S", help="the workloads' input scale"),
+    "heap": dict(type=size, metavar="H", help="H: the heap, -Xmx, which is H1 under TeraHeap"),
+    "cap": dict(type=size, metavar="C",
+                help="the DRAM cap: a memory cgroup over the JVM and its page cache; needs root and cgroup v1"),
+    "h2": dict(type=size, metavar="SIZE", help="TeraHeap's H2 size, -XX:TeraHeapSize"),
+    "repeat": dict(type=int, metavar="N", help="repeats, each in a new random order"),
+    "timeout": dict(type=int, metavar="SECONDS", help="seconds a run may take before it is stopped"),
+    "csv": dict(metavar="F", help="the CSV the rows are appended to, made with a header if new"),
+    "out": dict(metavar="DIR", help="where the figure goes"),
+}
+
+
+def shown(value):
+    """A default as --help shows it: lists space-separated, paths in the repository relative."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(shown(v) for v in value) or "none"
+    if isinstance(value, (str, Path)) and Path(value).is_absolute() and REPO in Path(value).parents:
+        return str(Path(value).relative_to(REPO))
+    return str(value)
+
+
+def add_options(parser, prefix="", about=None, unset=None, choices=None, required=(), **defaults):
+    """Adds the standard options named by defaults' keys (OPTIONS), each with its default.
+    prefix names the suite in a script that drives two ("spark" gives --spark-heap); about
+    replaces an option's standard text ({name: text}); unset says what an option whose default is
+    None means when it is not given ({"cap": "uncapped"}), as --help states every default;
+    choices limits the values ({name: [...]}); required names options without a default."""
+    about, unset, choices = about or {}, unset or {}, choices or {}
+    for name, default in defaults.items():
+        spec = dict(OPTIONS[name])
+        text = about.get(name, spec["help"])
+        if name in required:
+            spec["required"] = True
+            said = "required"
+        elif default is None:
+            said = f"default: {unset[name]}"   # a KeyError here: say what not giving it means
         else:
-            r.add_argument(option, type=type(default), default=default)
-    t = sub.add_parser("table")
-    t.add_argument("csv")
+            said = f"default: {shown(default)}"
+        if name in choices:
+            spec["choices"] = choices[name]
+            text += f", of: {shown(choices[name])}"
+        spec["help"] = f"{text} ({said})".replace("%", "%%")
+        flag = f"--{prefix}-{name}" if prefix else f"--{name}"
+        parser.add_argument(flag, default=default, **spec)
+
+
+def add_csv_input(parser, what="a CSV that run wrote", nargs=None, default=None, said=None):
+    """The CSV (or CSVs) a table, plot or check reads, as a positional argument; said: the
+    default as --help states it, where listing it would be too long."""
+    text = what + (f" (default: {said or shown(default)})" if default else "")
+    parser.add_argument("csv", nargs=nargs, default=default, help=text.replace("%", "%%"), metavar="F")
+
+
+def run_or_table(doc, run, table, extra=None, **defaults):
+    """The command line of a side-by-side benchmark: 'run' with the standard options of defaults
+    (add_options) and those extra(parser) adds, or 'table F'."""
+    p = Parser(description=doc)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run the comparison, appending to --csv", description=doc)
+    if extra:
+        extra(r)
+    add_options(r, **defaults)
+    t = sub.add_parser("table", help="the medians as a Markdown table", description=doc)
+    add_csv_input(t)
     args = p.parse_args()
-    if args.cmd == "run":
+    if args.command == "run":
         run(args)
     else:
         table(args)

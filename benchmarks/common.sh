@@ -1,7 +1,34 @@
-# Shared by the benchmark scripts (sourced after they cd to the repository's root).
+# Shared by the benchmark and test scripts. Functions only: sourced before a script cds to the
+# repository's root, so that script_args can still read the script by the path it was run as.
 
 # The median of the numbers on standard input, one per line (the upper one of an even count).
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 # a / b to two decimals.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+
+# The script's opening comment: its usage line, what it measures, the variables it reads.
+script_help() { awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; }
+
+# A command line the script cannot use: the problem on one line, exit status 2.
+script_error() { echo "$0: $* (see --help)" >&2; exit 2; }
+
+# The command line of a script that takes at most MAX arguments (-1: any number), each matching
+# PATTERN (an extended regular expression; '' takes anything): -h or --help prints the opening
+# comment and exits 0; an option (-x) or argument the script does not take is a script_error.
+#   script_args MAX PATTERN "$@"
+script_args() {
+  local max=$1 pattern=$2 arg
+  shift 2
+  for arg in "$@"; do
+    case "$arg" in
+      -h|--help) script_help; exit 0 ;;
+      -*) script_error "unknown option '$arg'" ;;
+    esac
+    [ -z "$pattern" ] || [[ $arg =~ ^($pattern)$ ]] || script_error "cannot use '$arg'"
+  done
+  if [ "$max" -ge 0 ] && [ $# -gt "$max" ]; then
+    [ "$max" -eq 0 ] && script_error "takes no arguments, not '$*'"
+    script_error "takes at most $max argument(s), not $#"
+  fi
+}

@@ -1,8 +1,11 @@
 #!/bin/bash
+# usage: demo/run.sh   (make demo runs it)
 # The demonstration `make demo` runs: the same program on the TeraHeap JDK with its defaults,
 # and on the stock Debian JDK, where the API does nothing; then a small Spark job with Spark's
 # own cache and with TeraHeap, giving the same result.
 set -euo pipefail
+source "$(dirname "$0")/../benchmarks/common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/.."
 API=build/teraheap-api.jar
 

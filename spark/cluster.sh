@@ -1,12 +1,22 @@
 #!/bin/bash
+# usage: spark/cluster.sh start [WORKER_CORES [WORKER_MEMORY]] | stop
 # A Spark standalone cluster on this machine, from the Spark jars on Maven Central that make
 # fetched (build/spark-classpath.txt), run by the TeraHeap JDK:
-#   spark/cluster.sh start [WORKER_CORES [WORKER_MEMORY]]   master and one worker; prints the master URL
+#   spark/cluster.sh start [WORKER_CORES [WORKER_MEMORY]]   master and one worker (default: 2 cores,
+#                                                           8g); prints the master URL
 #   spark/cluster.sh stop
 # Executors the worker starts run build/jdk with the options the application gives in
 # spark.executor.extraJavaOptions (TeraHeap's flags and -javaagent:build/teraheap-spark.jar); each
 # executor JVM has its own H2 file. Logs: build/spark-cluster/.
 set -euo pipefail
+source "$(dirname "$0")/../benchmarks/common.sh"
+case "${1:-}" in
+  start) shift; script_args 2 '[0-9]+|[0-9]+[kmgtKMGT]' "$@"; set -- start "$@" ;;
+  stop) shift; script_args 0 '' "$@"; set -- stop ;;
+  -h|--help) script_help; exit 0 ;;
+  '') script_error "needs a command: start or stop" ;;
+  *) script_error "unknown command '$1': start or stop" ;;
+esac
 cd "$(dirname "$0")/.."
 REPO=$PWD
 DIR=$REPO/build/spark-cluster
@@ -47,5 +57,4 @@ case "${1:-}" in
       rm -f "$DIR/$name.pid"
     done
     ;;
-  *) echo "usage: spark/cluster.sh start [cores [memory]] | stop" >&2; exit 2 ;;
 esac

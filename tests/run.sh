@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: tests/run.sh [JTREG_TEST ...]
 # Runs every TeraHeap test and ends with the line "N passed, N failed":
 #  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
 #  - unit tests of JVM code that runs without a JVM (tests/unit/run.sh: the H1 size policy);
@@ -13,6 +14,8 @@
 #   tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
 # TERAHEAP_TEST_JDK=build/jdk-fastdebug runs the JVM tests against the fastdebug build (asserts on).
 set -uo pipefail
+source "$(dirname "$0")/../benchmarks/common.sh"
+script_args -1 '' "$@"
 cd "$(dirname "$0")/.."
 source jvm/scripts/common.sh
 set +e

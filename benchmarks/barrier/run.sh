@@ -1,10 +1,13 @@
 #!/bin/bash
+# usage: benchmarks/barrier/run.sh
 # Barrier cost on a store-heavy program that does not use H2 (StoreHeavy.java: 2^28 reference
 # stores per round into old arrays and objects, no allocation): Debian's stock JDK, ours with
 # TeraHeap off, and ours with TeraHeap on (H2 mapped, empty), all with the Parallel collector and
 # the same heap. REPEAT (default 5) runs of each, in a new random order per repeat; each run's
 # median round, then the median over runs. Raw lines: build/bench/barrier.txt.
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
 REPEAT=${REPEAT:-5}
 mkdir -p build/bench
@@ -26,7 +29,6 @@ for rep in $(seq "$REPEAT"); do
     echo "config=$config rep=$rep $(run "$config")" | tee -a "$out"
   done
 done
-source benchmarks/common.sh
 stock=$(grep "config=stock " "$out" | sed 's/.*median=\([0-9.]*\).*/\1/' | median)
 echo "| JVM | ns per store (median of $REPEAT runs) | against stock |"
 echo "| --- | --- | --- |"

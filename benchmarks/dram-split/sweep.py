@@ -18,7 +18,6 @@ H2 the same size (4 GB) on the local disk. table and plot read the recorded runs
 below: each (workload, share) from the last file that has it) unless given other CSVs.
 """
 
-import argparse
 import csv
 import random
 import statistics
@@ -30,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
-from benchlib import die, mb, size_bytes  # noqa: E402
+from benchlib import Parser, add_csv_input, add_options, die, mb, size_bytes  # noqa: E402
 
 SPARK_BENCH = REPO / "benchmarks" / "spark" / "bench.py"
 # The recorded sweeps behind docs/results/dram-division.md, oldest policy first: each cell of
@@ -141,28 +140,26 @@ def plot(args):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run")
-    r.add_argument("--workloads", nargs="+",
-                   default=["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "phases"])
-    r.add_argument("--scale", default="20")
-    r.add_argument("--cap", default="1280m")
+    p = Parser(description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="the sweep, appending to --csv", description=__doc__)
+    add_options(r, workloads=["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "phases"],
+                scale="20", cap="1280m", repeat=3, timeout=420, csv=str(RUN_CSV))
     # Spark refuses a heap under 450 MB: H1 at 30% of the default cap does not start.
-    r.add_argument("--shares", nargs="+", type=int, default=[40, 50, 70, 90])
-    r.add_argument("--repeat", type=int, default=3)
-    r.add_argument("--timeout", type=int, default=420)
-    r.add_argument("--csv", default=str(RUN_CSV))
-    for name in ("table", "plot"):
-        s = sub.add_parser(name)
-        s.add_argument("csv", nargs="*", default=[str(p) for p in RECORDED_CSVS])
+    r.add_argument("--shares", nargs="+", type=int, default=[40, 50, 70, 90], metavar="P",
+                   help="H1's static shares of the cap, in percent (default: 40 50 70 90)")
+    for name, text in (("table", "per workload, the medians of each share and of the dynamic run"),
+                       ("plot", "time against H1's share of the cap (build/bench/dram-split.png)")):
+        add_csv_input(sub.add_parser(name, help=text, description=__doc__),
+                      "CSVs that run wrote; a (workload, share) from the last that has it", nargs="*",
+                      default=[str(p) for p in RECORDED_CSVS], said="the recorded sweeps of docs/results/dram-division.md")
     args = p.parse_args()
-    if args.cmd == "run":
+    if args.command == "run":
         if any(s <= 0 or s >= 100 for s in args.shares):
             die("--shares are percents between 1 and 99")
         run(args)
     else:
-        {"table": table, "plot": plot}[args.cmd](args)
+        {"table": table, "plot": plot}[args.command](args)
 
 
 if __name__ == "__main__":

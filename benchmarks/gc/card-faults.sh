@@ -1,14 +1,15 @@
 #!/bin/bash
+# usage: benchmarks/gc/card-faults.sh
 # What the first store into a page of H2's cards that a collector gave back costs, with the page
 # mapped in by TeraHeap's userfaultfd thread (the default) and by the kernel itself (userfaultfd
 # refused by a seccomp filter, tests/jtreg/teraheap/noUserfaultfd.c: the pagemap fallback), next
 # to a store whose page is mapped in (CardFaults.java).
-#   benchmarks/gc/card-faults.sh
 # REPEAT (default 3) rounds of both modes in a new random order each; ROUNDS (default 40) timed
 # rounds of 512 stores per run; medians. H2's file goes to TERAHEAP_BENCH_DIR (default /tmp).
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
-source benchmarks/common.sh
 H2_DIR=${TERAHEAP_BENCH_DIR:-/tmp}
 ROUNDS=${ROUNDS:-40}
 REPEAT=${REPEAT:-3}

@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: benchmarks/gc/free.sh [MB]     (default: 1024)
 # The pause of the full GC that frees H2's regions: MB (default 1024) of data moved into H2, then
 # dropped (FreeRegions.java), with 32 MB and with 1 MB regions, REPEAT (default 3) runs of each in
 # a new random order. Prints medians of that GC's pause, of TeraHeap's own step in it (from
@@ -6,10 +7,10 @@
 # file system after the pause (its debug lines), and of the next full GC, which frees nothing. H2's file goes to
 # TERAHEAP_BENCH_DIR (default /tmp), preallocated (4 GB). Raw lines: build/bench/gc-free.txt.
 # JDKS (default build/jdk) may list other TeraHeap JDKs (an older build) to compare in the same run.
-#   benchmarks/gc/free.sh [MB]
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args 1 '[0-9]+' "$@"
 cd "$(dirname "$0")/../.."
-source benchmarks/common.sh
 MB=${1:-1024}
 REPEAT=${REPEAT:-3}
 H2_DIR=${TERAHEAP_BENCH_DIR:-/tmp}

@@ -1,12 +1,14 @@
 #!/bin/bash
+# usage: benchmarks/gc/run.sh [CACHE_MB ...]        (default: 1024 4096)
 # Full-GC pause with the same cache of small linked objects in H1, in H2, and no cache at all; and
 # the rate of the move into H2.
-#   benchmarks/gc/run.sh [cache MB ...]        (default: 1024 4096)
 # Every configuration runs on build/jdk with TeraHeap on and the same H1 size (cache x 1.5 + 1G),
 # REPEAT times (default 3), interleaved, each JVM timing ROUNDS full GCs (default 25) after the one
 # that settles the heap and moves the cache. Pauses come from the GC log, to the microsecond; the
 # median is taken over all of a configuration's pauses. Raw lines: build/bench/gc-pause.txt.
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args -1 '[0-9]+' "$@"
 cd "$(dirname "$0")/../.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1024 4096)
@@ -16,7 +18,6 @@ REPEAT=${REPEAT:-3}
 mkdir -p build/bench
 out=build/bench/gc-pause.txt
 : >"$out"
-source benchmarks/common.sh
 
 echo "| cache | H1 (-Xmx) | full GC, empty heap | full GC, cache in H1 | full GC, cache in H2 | H2 / empty | move rate |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"

@@ -1,12 +1,14 @@
 #!/bin/bash
+# usage: benchmarks/gc/scale.sh [GB_IN_H2 ...]      (default: 1 8 32)
 # GC pauses as H2 grows: the same program and H1 (-Xms2g -Xmx2g -Xmn512m) with 0 GB (H2 empty) and
 # with the given GB of mostly clean data in H2 (H2Scale.java), each timing ROUNDS full GCs and
 # ROUNDS minor GCs (default 20) from the GC log.
-#   benchmarks/gc/scale.sh [GB in H2 ...]      (default: 1 8 32)
 # REPEAT (default 3) rounds of all sizes, each round in a new random order; medians over all of a
 # size's pauses. H2's file goes to TERAHEAP_BENCH_DIR (default /tmp) and needs the largest size's
 # room on disk. Raw lines: build/bench/gc-scale.txt.
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args -1 '[0-9]+' "$@"
 cd "$(dirname "$0")/../.."
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 8 32)
@@ -17,7 +19,6 @@ REPEAT=${REPEAT:-3}
 mkdir -p build/bench
 out=build/bench/gc-scale.txt
 : >"$out"
-source benchmarks/common.sh
 max_gb=0
 for gb in "${sizes[@]}"; do (( gb > max_gb )) && max_gb=$gb; done
 h2size=$(( max_gb + max_gb / 8 + 1 ))g

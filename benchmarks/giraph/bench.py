@@ -10,7 +10,7 @@
       exits 1 unless, per workload and scale, every configuration gave the same checksum
   bench.py table F
       the medians per workload, H and configuration, as a Markdown table
-  bench.py plot F [--heap-mb H] [--out DIR]
+  bench.py plot F [--heap H] [--out DIR]
       the time breakdown (other, minor GC, major GC) per workload, relative to Giraph-OOC
 
 Workloads (LDBC Graphalytics, on Giraph 1.3.0 from Maven Central): pr, cdlp, wcc, bfs, sssp.
@@ -38,7 +38,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import CappedRun, die, gc_times, key_values, mb, size_bytes  # noqa: E402
+from benchlib import (CappedRun, Parser, add_csv_input, add_options, die, gc_times, key_values,  # noqa: E402
+                      mb, size, size_bytes)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -184,7 +185,7 @@ def suite(args):
             run_args = argparse.Namespace(**vars(args))
             run_args.workload, run_args.config = workload, config
             ok = run(run_args) and ok
-    plot(argparse.Namespace(csv=args.csv, heap_mb=mb(size_bytes(args.heap)),
+    plot(argparse.Namespace(csv=args.csv, heap=args.heap,
                             out=str(Path(args.csv).resolve().parent)))
     return ok
 
@@ -197,7 +198,7 @@ def plot(args):
 
     rows = [r for r in read_rows(args.csv) if r["status"] == "ok"]
     heaps = sorted({int(r["heap_mb"]) for r in rows if r["config"] != "mem"})
-    heap = str(args.heap_mb or (heaps[0] if heaps else 0))
+    heap = str(mb(size_bytes(args.heap)) if args.heap else (heaps[0] if heaps else 0))
     rows = [r for r in rows if r["config"] == "mem" or r["heap_mb"] == heap]
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in rows)]
     parts = [("other_s", "other", "#bbbbbb"), ("minor_gc_s", "minor GC", "#56b4e9"),
@@ -261,37 +262,34 @@ def table(args):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(q):
-        q.add_argument("--scale", default="1")
-        q.add_argument("--graph", help="a Graphalytics edge list instead of the generated graph")
-        q.add_argument("--heap", required=True, help="H: the heap of ooc and H1 of th")
-        q.add_argument("--cap", help="memory cgroup limit over the JVM and its page cache")
-        q.add_argument("--h2", help="H2's size (default max(4 H, 2g))")
-        q.add_argument("--mem-heap", help="the heap of mem (default 4 H)")
-        q.add_argument("--timeout", type=int, default=1800)
-        q.add_argument("--csv", default=str(DEFAULT_CSV))
-        q.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
+        add_options(q, scale="1", heap=None, cap=None, h2=None, timeout=1800, csv=str(DEFAULT_CSV),
+                    required=("heap",), about={"heap": "H: the heap of ooc, and H1 of th"},
+                    unset={"cap": "uncapped", "h2": "4H, at least 2g"})
+        q.add_argument("--graph", metavar="F",
+                       help="a Graphalytics edge list instead of the generated graph (default: generated)")
+        q.add_argument("--mem-heap", type=size, metavar="SIZE", help="the heap of mem (default: 4H)")
+        q.add_argument("--h2-dir", metavar="DIR", help="where TeraHeap's H2 file goes (default: the run's directory)")
 
-    q = sub.add_parser("run")
-    q.add_argument("workload", choices=WORKLOADS)
-    q.add_argument("config", choices=CONFIGS)
+    q = sub.add_parser("run", help="one workload in one configuration", description=__doc__)
+    q.add_argument("workload", choices=WORKLOADS, help="the workload")
+    q.add_argument("config", choices=CONFIGS, help="the configuration (listed above)")
     common(q)
-    q = sub.add_parser("suite")
-    q.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
-    q.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS)
-    q.add_argument("--repeat", type=int, default=3)
+    q = sub.add_parser("suite", help="every workload in every configuration, repeated; then the figure",
+                       description=__doc__)
+    add_options(q, workloads=WORKLOADS, configs=CONFIGS, repeat=3,
+                choices={"workloads": WORKLOADS, "configs": CONFIGS})
     common(q)
-    q = sub.add_parser("check")
-    q.add_argument("csv")
-    q = sub.add_parser("table")
-    q.add_argument("csv")
-    q = sub.add_parser("plot")
-    q.add_argument("csv")
-    q.add_argument("--heap-mb", type=int, help="the H to draw (default the smallest)")
-    q.add_argument("--out", default=str(BUILD / "bench"))
+    for name, text in (("check", "exit 1 unless every configuration gave the same checksum"),
+                       ("table", "the medians as a Markdown table")):
+        add_csv_input(sub.add_parser(name, help=text, description=__doc__), "a CSV that run or suite wrote")
+    q = sub.add_parser("plot", help="the time breakdown per workload", description=__doc__)
+    add_csv_input(q, "a CSV that run or suite wrote")
+    add_options(q, heap=None, out=str(BUILD / "bench"), about={"heap": "the H whose runs to draw"},
+                unset={"heap": "the smallest in the CSV"})
     args = p.parse_args()
     for f in (JAVA, BENCH_JAR, CLASSPATH, AGENT):
         if args.command in ("run", "suite") and not f.exists():

@@ -1,10 +1,12 @@
 #!/bin/bash
+# usage: benchmarks/io/run.sh [DIR]     (default: /tmp, where H2 goes by default)
 # The rate at which a full GC moves objects into H2, beside the file system's own sequential write
 # rate measured by fio on the same directory, in the same run.
-#   benchmarks/io/run.sh [dir]     (default: /tmp, where H2 goes by default)
 # JDKS="build/jdk <other JDK>" compares builds; REPEAT (default 3) rounds, each running fio and
 # then every (JDK, cache size) pair once in a shuffled order; medians at the end.
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args 1 '' "$@"
 cd "$(dirname "$0")/../.."
 dir=${1:-/tmp}
 JDKS=${JDKS:-build/jdk}

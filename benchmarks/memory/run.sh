@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: benchmarks/memory/run.sh
 # Memory costs of TeraHeap:
 #  1. H1 bytes used by the same program on the stock JDK, on ours with TeraHeap off, and on ours
 #     with TeraHeap on and H2 empty (no per-object header cost: the three must match);
@@ -6,6 +7,8 @@
 #     empty H2 of 1G against one of 1T, a sparse file) and by use (1 GB and 4 GB moved into a 1T H2,
 #     then freed); and, from the JVM's log, how much of the committed card table DRAM holds.
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
 mkdir -p build/bench
 out=build/bench/memory.txt

@@ -8,12 +8,11 @@ shared, as H2 is) under a memory cgroup with each way the kernel offers to keep 
 part resident, and reports what each pass reads from the disk.
 
   benchmarks/page-cache/study.py                     # 2400 MB file, 500 MB cap, about 5 minutes
-  benchmarks/page-cache/study.py --kept 150 250 350 --repeat 3
+  benchmarks/page-cache/study.py --kept 150 250 350 --cap 500m --repeat 3
 
 Needs root (memory and blkio cgroups v1, dropping the page cache) and gcc.
 """
 
-import argparse
 import os
 import random
 import statistics
@@ -22,7 +21,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import CappedRun, die, drop_page_cache, key_values  # noqa: E402
+from benchlib import CappedRun, Parser, add_options, die, drop_page_cache, key_values, mb, size_bytes  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "build" / "page-cache"
@@ -49,15 +48,17 @@ def data_file(size_mb):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--size", type=int, default=2400, help="MB looped over (default 2400)")
-    p.add_argument("--cap", type=int, default=500, help="MB of the memory cgroup (default 500)")
-    p.add_argument("--kept", type=int, nargs="+", default=[150, 250, 350],
-                   help="MB to keep resident (default 150 250 350)")
-    p.add_argument("--passes", type=int, default=5)
-    p.add_argument("--repeat", type=int, default=3)
-    p.add_argument("--strategies", nargs="+", default=STRATEGIES, choices=STRATEGIES)
+    p = Parser(description=__doc__)
+    p.add_argument("--size", type=int, default=2400, metavar="MB", help="MB looped over (default: 2400)")
+    p.add_argument("--kept", type=int, nargs="+", default=[150, 250, 350], metavar="MB",
+                   help="MB to keep resident, one run of each strategy each (default: 150 250 350)")
+    p.add_argument("--passes", type=int, default=5, metavar="N", help="passes over the file per run (default: 5)")
+    p.add_argument("--strategies", nargs="+", default=STRATEGIES, choices=STRATEGIES, metavar="S",
+                   help=f"the ways to keep part resident, of: {' '.join(STRATEGIES)} (default: all; "
+                        "lru, keeping nothing, always runs)")
+    add_options(p, cap="500m", repeat=3, about={"cap": "the memory cgroup over the loop and its page cache"})
     args = p.parse_args()
+    cap = size_bytes(args.cap)
     if args.passes < 2:
         die("--passes must be at least 2: the first pass reads the whole file whatever is kept")
     if os.geteuid() != 0:
@@ -75,7 +76,7 @@ def main():
             run_dir = runs / f"{strategy}-{kept}-{r}"
             run_dir.mkdir(exist_ok=True)
             cmd = [str(binary), str(data), str(args.size), str(kept), str(args.passes), strategy]
-            run = CappedRun(cmd, run_dir, run_dir / "out.log", args.cap << 20, 600)
+            run = CappedRun(cmd, run_dir, run_dir / "out.log", cap, 600)
             if run.code != 0 or not run.read_mb:
                 die(f"{' '.join(cmd)} failed ({run.status(True)}): see {run_dir}/out.log")
             seconds = [float(key_values(l)["seconds"]) for l in run.stdout.splitlines()
@@ -86,14 +87,14 @@ def main():
             print(f"{strategy:12} kept {kept:4} MB: {per_pass:6.0f} MB read per pass, "
                   f"{statistics.median(seconds[1:]):.2f} s per pass", flush=True)
     base = statistics.median(x[0] for x in results[("lru", 0)])
-    print(f"\n{args.size} MB looped over {args.passes} times under a {args.cap} MB memory cgroup, "
+    print(f"\n{args.size} MB looped over {args.passes} times under a {mb(cap)} MB memory cgroup, "
           f"medians of {args.repeat}; MB read per pass after the first:\n")
     print("| strategy | kept (MB) | read per pass (MB) | saved per pass (MB) | s per pass |")
     print("| --- | --- | --- | --- | --- |")
     for cell in cells:
-        mb = statistics.median(x[0] for x in results[cell])
+        read = statistics.median(x[0] for x in results[cell])
         s = statistics.median(x[1] for x in results[cell])
-        print(f"| {cell[0]} | {cell[1]} | {mb:.0f} | {base - mb:.0f} | {s:.2f} |")
+        print(f"| {cell[0]} | {cell[1]} | {read:.0f} | {base - read:.0f} | {s:.2f} |")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: benchmarks/remote/backing.sh up|down|status|fault ...   (each command below)
 # Sets up, and tears down, the storage that H2 lives on for the remote-storage study, on one
 # machine, as root. Each backing ends in a directory for -XX:TeraHeapPath:
 #
@@ -34,10 +35,10 @@ NS=thremote
 VETH_HOST=thr0 VETH_NS=thr1
 HOST_IP=10.201.0.1 SERVER_IP=10.201.0.2 PORT=10809
 FILTER=$REPO/build/remote/latency-filter.so
+source "$HERE/../common.sh"
 
 die() { echo "backing.sh: $*" >&2; exit 1; }
 log() { echo "backing.sh: $*" >&2; }
-[ "$(id -u)" = 0 ] || die "run as root: it mounts file systems, makes loop devices and a network namespace"
 
 need_packages() {
   local missing=()
@@ -185,22 +186,49 @@ down() {
   rm -rf "$STATE"
 }
 
+# The command line, checked in full before anything needs root.
 cmd=${1:-}; shift || true
 case "$cmd" in
+  -h|--help) script_help; exit 0 ;;
   up)
     kind=${1:-}; shift || true
+    case "$kind" in
+      local|ram|nbd-disk|nbd-ram) ;;
+      -h|--help) script_help; exit 0 ;;
+      '') script_error "up needs a backing: local, ram, nbd-disk or nbd-ram" ;;
+      *) script_error "unknown backing '$kind': local, ram, nbd-disk or nbd-ram" ;;
+    esac
     SIZE=8g LATENCY_US=0 RATE= TIMEOUT=30
     while [ $# -gt 0 ]; do
       case "$1" in
-        --size) SIZE=$2; shift 2 ;;
-        --latency-us) LATENCY_US=$2; shift 2 ;;
-        --rate) RATE=$2; shift 2 ;;
-        --timeout) TIMEOUT=$2; shift 2 ;;
-        *) die "unknown option $1" ;;
+        -h|--help) script_help; exit 0 ;;
+        --size|--latency-us|--rate|--timeout)
+          [ $# -ge 2 ] || script_error "$1 needs a value"
+          case "$1" in
+            --size) SIZE=$2 ;;
+            --latency-us) LATENCY_US=$2 ;;
+            --rate) RATE=$2 ;;
+            --timeout) TIMEOUT=$2 ;;
+          esac
+          shift 2 ;;
+        *) script_error "unknown option '$1' for up" ;;
       esac
     done
+    size_bytes "$SIZE" >/dev/null 2>&1 || script_error "--size $SIZE: give a size such as 8g" ;;
+  down|status) [ $# -eq 0 ] || script_error "$cmd takes no arguments, not '$*'" ;;
+  fault)
+    case "${1:-}" in
+      kill-server|link-down) [ $# -eq 1 ] || script_error "fault takes one of kill-server and link-down" ;;
+      *) script_error "fault takes kill-server or link-down" ;;
+    esac ;;
+  '') script_error "needs a command: up, down, status or fault" ;;
+  *) script_error "unknown command '$cmd': up, down, status or fault" ;;
+esac
+[ "$(id -u)" = 0 ] || die "run as root: it mounts file systems, makes loop devices and a network namespace"
+
+case "$cmd" in
+  up)
     [ -d "$STATE" ] && die "a backing is already up ($(saved kind)): run 'backing.sh down' first"
-    size_bytes "$SIZE" >/dev/null || die "--size $SIZE: give a size such as 8g"
     case "$kind" in
       local) up_local ;;
       ram) up_ram ;;
@@ -209,7 +237,6 @@ case "$cmd" in
         trap 'log "setup failed; tearing down"; down' ERR
         up_nbd "${kind#nbd-}"
         trap - ERR ;;
-      *) die "unknown backing '$kind': local, ram, nbd-disk or nbd-ram" ;;
     esac
     case "$kind" in nbd-*) save kind "$kind latency-us=$LATENCY_US${RATE:+ rate=$RATE}" ;; *) save kind "$kind" ;; esac
     log "$(saved kind) is up"
@@ -218,10 +245,8 @@ case "$cmd" in
   status)
     if [ -d "$STATE" ]; then echo "$(saved kind)"; echo "H2_DIR=$(saved dir)"; else echo "nothing is up"; fi ;;
   fault)
-    case "${1:-}" in
+    case "$1" in
       kill-server) kill -9 "$(saved nbdkit.pid)" ;;
       link-down) ip link set $VETH_HOST down ;;
-      *) die "fault kill-server|link-down" ;;
     esac ;;
-  *) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

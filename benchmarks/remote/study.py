@@ -9,8 +9,8 @@ up and torn down by backing.sh around its measurements.
       latency figures are QD1 4 KiB, as the thesis measured); one CSV row per job, the backings
       in a shuffled order in each repeat; table and figure give medians
   study.py workloads [--backings B ...] [--latencies US ...] [--repeat N]
-                     [--giraph W ...] [--giraph-scale S] [--giraph-heap H] [--giraph-cap C]
-                     [--spark W ...] [--spark-scale S] [--spark-heap H] [--spark-cap C]
+                     [--giraph-workloads W ...] [--giraph-scale S] [--giraph-heap H] [--giraph-cap C]
+                     [--spark-workloads W ...] [--spark-scale S] [--spark-heap H] [--spark-cap C]
                      [--spark-configs th|thd ...] [--csv F]
       TeraHeap runs of the Giraph and Spark suites (their bench.py run) with H2 on each backing,
       under the same DRAM cap; in each repeat every (backing, workload, configuration) runs
@@ -41,7 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
-from benchlib import die  # noqa: E402
+from benchlib import Parser, add_csv_input, add_options, die, size  # noqa: E402
 
 BACKING = HERE / "backing.sh"
 RESULTS = HERE / "results"
@@ -170,10 +170,10 @@ def nbd_cpu_seconds():
 def workloads(args):
     runs = []
     for backing, latency in configurations(args.backings, args.latencies):
-        runs += [(backing, latency, "giraph", w, "th") for w in args.giraph]
-        runs += [(backing, latency, "spark", w, c) for w in args.spark for c in args.spark_configs]
+        runs += [(backing, latency, "giraph", w, "th") for w in args.giraph_workloads]
+        runs += [(backing, latency, "spark", w, c) for w in args.spark_workloads for c in args.spark_configs]
     if not runs:
-        die("no workloads: give --giraph and/or --spark")
+        die("no workloads: give --giraph-workloads and/or --spark-workloads")
     csv_file = Path(args.csv)
     csv_file.parent.mkdir(parents=True, exist_ok=True)
     if csv_file.exists() and csv_file.stat().st_size:
@@ -370,38 +370,43 @@ def plot(args):
     print(f"figure: {out}")
 
 
+def add_latencies(parser):
+    parser.add_argument("--latencies", nargs="+", type=int, default=[0, 50, 200], metavar="US",
+                        help="microseconds the NBD server adds to every request, one nbd backing each "
+                             "(default: 0 50 200)")
+
+
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = Parser(description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    q = sub.add_parser("devices")
-    q.add_argument("--backings", nargs="+", default=BACKINGS, choices=BACKINGS)
-    q.add_argument("--latencies", nargs="+", type=int, default=[0, 50, 200])
-    q.add_argument("--runtime", type=int, default=3, help="seconds per fio job")
-    q.add_argument("--repeat", type=int, default=3)
-    q.add_argument("--file-size", default="1g", help="fio's file in each backing")
-    q.add_argument("--csv", default=str(RESULTS / "devices.csv"))
-    q = sub.add_parser("workloads")
+    q = sub.add_parser("devices", help="fio on each backing", description=__doc__)
+    q.add_argument("--backings", nargs="+", default=BACKINGS, choices=BACKINGS, metavar="B",
+                   help=f"the backings, of: {' '.join(BACKINGS)} (default: all)")
+    add_latencies(q)
+    q.add_argument("--runtime", type=int, default=3, metavar="SECONDS", help="seconds per fio job (default: 3)")
+    q.add_argument("--file-size", type=size, default="1g", metavar="SIZE",
+                   help="fio's file in each backing (default: 1g)")
+    add_options(q, repeat=3, csv=str(RESULTS / "devices.csv"))
+    q = sub.add_parser("workloads", help="the Giraph and Spark suites with H2 on each backing",
+                       description=__doc__)
     # Not ram by default: a tmpfs's pages are charged to the memory cgroup of the process that
     # allocates them, the JVM here, so under the cap a local RAM disk is the cap's own DRAM.
-    q.add_argument("--backings", nargs="+", default=["local", "nbd-disk", "nbd-ram"], choices=BACKINGS)
-    q.add_argument("--latencies", nargs="+", type=int, default=[0, 50, 200])
-    q.add_argument("--repeat", type=int, default=3)
-    q.add_argument("--size", default="8g", help="each backing's size (H2 must fit)")
-    q.add_argument("--giraph", nargs="*", default=[])
-    q.add_argument("--giraph-scale", default="4")
-    q.add_argument("--giraph-heap", default="512m")
-    q.add_argument("--giraph-cap", default="1536m")
-    q.add_argument("--spark", nargs="*", default=[])
-    q.add_argument("--spark-scale", default="10")
-    q.add_argument("--spark-heap", default="1g")
-    q.add_argument("--spark-cap", default="2g")
-    q.add_argument("--spark-configs", nargs="+", default=["th"], choices=["th", "thd"],
-                   help="th: H1 of --spark-heap; thd: -XX:+TeraHeapDynamicH1 given only the cap")
-    q.add_argument("--csv", default=str(RESULTS / "workloads.csv"))
-    q = sub.add_parser("plot")
-    q.add_argument("csv")
-    q = sub.add_parser("table")
-    q.add_argument("csv")
+    q.add_argument("--backings", nargs="+", default=["local", "nbd-disk", "nbd-ram"], choices=BACKINGS,
+                   metavar="B", help=f"the backings, of: {' '.join(BACKINGS)} (default: local nbd-disk nbd-ram)")
+    add_latencies(q)
+    q.add_argument("--size", type=size, default="8g", help="each backing's size; H2 must fit (default: 8g)")
+    add_options(q, repeat=3, csv=str(RESULTS / "workloads.csv"))
+    # The two suites' options, named alike: --giraph-* and --spark-*.
+    add_options(q, "giraph", workloads=[], scale="4", heap="512m", cap="1536m",
+                about={"workloads": "the Giraph workloads to run"})
+    add_options(q, "spark", workloads=[], configs=["th"], scale="10", heap="1g", cap="2g",
+                about={"workloads": "the Spark workloads to run",
+                       "configs": "the Spark configurations (th: H1 of --spark-heap; thd: "
+                                  "-XX:+TeraHeapDynamicH1 given only the cap)"},
+                choices={"configs": ["th", "thd"]})
+    for name, text in (("plot", "the figure for a devices or workloads CSV, in build/bench/"),
+                       ("table", "the medians as a Markdown table")):
+        add_csv_input(sub.add_parser(name, help=text, description=__doc__), "a CSV that devices or workloads wrote")
     args = p.parse_args()
     if args.command in ("devices", "workloads") and subprocess.run(["id", "-u"], capture_output=True,
                                                                     text=True).stdout.strip() != "0":

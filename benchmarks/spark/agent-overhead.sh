@@ -1,15 +1,16 @@
 #!/bin/bash
+# usage: benchmarks/spark/agent-overhead.sh [WORKLOAD [SCALE]]     (default: pr 1)
 # What teraheap-spark.jar costs a stock JVM: the same workload on Debian's JDK with and without
 # -javaagent:build/teraheap-spark.jar, REPEAT times each (default 5), interleaved. Prints the
 # medians of the workload's own time and of the whole JVM's wall time.
-#   benchmarks/spark/agent-overhead.sh [workload [scale]]     (default: pr 1)
 set -euo pipefail
+source "$(dirname "$0")/../common.sh"
+script_args 2 '' "$@"
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
 W=${1:-pr} SCALE=${2:-1} REPEAT=${REPEAT:-5}
 CP=build/teraheap-bench-spark.jar:$(cat build/spark-classpath.txt)
 OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
-source benchmarks/common.sh
 out=build/bench/agent-overhead.txt
 mkdir -p build/bench && : >"$out"
 for i in $(seq "$REPEAT"); do

@@ -51,8 +51,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from benchlib import (CappedRun, die, drop_page_cache, gc_times, h2_peak_bytes, key_values,  # noqa: E402
-                      mb, size_bytes)
+from benchlib import (CappedRun, Parser, add_csv_input, add_options, die, drop_page_cache,  # noqa: E402
+                      gc_times, h2_peak_bytes, key_values, mb, size, size_bytes)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -513,62 +513,64 @@ def disk_table(rows):
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    sub = p.add_subparsers(dest="cmd", required=True)
-    r = sub.add_parser("run")
-    r.add_argument("workload", choices=WORKLOADS + EXTRA_WORKLOADS)
-    r.add_argument("config", choices=CONFIGS + EXTRA_CONFIGS)
-    r.add_argument("--scale", default="1")
-    r.add_argument("--heap", default="1g", help="H: the heap (H1 for TeraHeap)")
-    r.add_argument("--cap", help="DRAM cap over the JVM and its page cache")
-    r.add_argument("--h2", help="TeraHeap's H2 size (default: 4H, at least 2g)")
-    r.add_argument("--mo-heap", help="Spark-MO's heap (default: 3H)")
-    r.add_argument("--csv", default=str(DEFAULT_CSV))
-    r.add_argument("--profile", action="store_true", help="JFR samples for the S/D share")
-    r.add_argument("--drop-caches", action="store_true", help="drop the page cache first (root)")
-    r.add_argument("--timeout", type=int, default=3600)
-    r.add_argument("--h2-dir", help="where TeraHeap's H2 file goes (default: the run's directory)")
-    r.add_argument("--h2-region", help="TeraHeap's region size (default: the JVM's, 32m)")
+    p = Parser(description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="one workload in one configuration", description=__doc__)
+    r.add_argument("workload", choices=WORKLOADS + EXTRA_WORKLOADS, help="the workload")
+    r.add_argument("config", choices=CONFIGS + EXTRA_CONFIGS, help="the configuration (listed above)")
+    add_options(r, scale="1", heap="1g", cap=None, h2=None, csv=str(DEFAULT_CSV), timeout=3600,
+                unset={"cap": "uncapped", "h2": "4H, at least 2g"})
+    r.add_argument("--mo-heap", type=size, metavar="SIZE", help="Spark-MO's heap (default: 3H)")
+    r.add_argument("--profile", action="store_true", help="JFR samples for the S/D share (default: off)")
+    r.add_argument("--drop-caches", action="store_true",
+                   help="drop the page cache first; needs root (default: off)")
+    r.add_argument("--h2-dir", metavar="DIR", help="where TeraHeap's H2 file goes (default: the run's directory)")
+    r.add_argument("--h2-region", type=size, metavar="SIZE", help="TeraHeap's region size (default: the JVM's, 32m)")
     r.add_argument("--gc-each-job", action="store_true",
                    help="a full GC after every Spark job, and H2's use checked against the cache after each "
-                        "(tests; never for timings)")
+                        "(tests; never for timings; default: off)")
     r.add_argument("extra", nargs="*", help="more SparkBench arguments, after --")
-    fp = sub.add_parser("footprint")
-    fp.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
-    fp.add_argument("--scale", default="10")
-    c = sub.add_parser("check")
-    c.add_argument("csv")
-    sp = sub.add_parser("space")
-    sp.add_argument("csv")
-    s = sub.add_parser("suite")
-    s.add_argument("--workloads", nargs="+", default=WORKLOADS, choices=WORKLOADS)
-    s.add_argument("--configs", nargs="+", default=CONFIGS, choices=CONFIGS + EXTRA_CONFIGS)
-    s.add_argument("--scale", default="10")
-    s.add_argument("--repeat", type=int, default=3)
-    s.add_argument("--heap-fraction", type=float, default=0.5, help="H as a fraction of D")
-    s.add_argument("--heap", help="a fixed H instead of --heap-fraction * D")
-    s.add_argument("--cap-extra", default="1g", help="the cap is H plus this")
-    s.add_argument("--csv", default=str(DEFAULT_CSV))
-    s.add_argument("--timeout", type=int, default=900, help="seconds per run")
-    t = sub.add_parser("table")
-    t.add_argument("csv")
-    pl = sub.add_parser("plot")
-    pl.add_argument("csv")
-    pl.add_argument("--out", default=str(BUILD / "bench"))
-    args = p.parse_args()
-    if args.cmd == "run":
+    fp = sub.add_parser("footprint", help="measure each workload's cached footprint D", description=__doc__)
+    add_options(fp, workloads=WORKLOADS, scale="10", choices={"workloads": WORKLOADS})
+    s = sub.add_parser("suite", help="every configuration at H = X * D, repeated; then the figure",
+                       description=__doc__)
+    add_options(s, workloads=WORKLOADS, configs=CONFIGS, scale="10", repeat=3, heap=None,
+                csv=str(DEFAULT_CSV), timeout=900,
+                about={"heap": "a fixed H instead of --heap-fraction * D"},
+                unset={"heap": "--heap-fraction * D, at least 512m"},
+                choices={"workloads": WORKLOADS, "configs": CONFIGS + EXTRA_CONFIGS})
+    s.add_argument("--heap-fraction", type=float, default=0.5, metavar="X",
+                   help="H as a fraction of D (default: 0.5)")
+    s.add_argument("--cap-extra", type=size, default="1g", metavar="SIZE", help="the cap is H plus this (default: 1g)")
+    for name, text in (("check", "exit 1 unless every configuration gave the same result"),
+                       ("space", "H2's space against the cache, from --gc-each-job runs"),
+                       ("table", "the medians as a Markdown table")):
+        add_csv_input(sub.add_parser(name, help=text, description=__doc__), "a CSV that run or suite wrote")
+    pl = sub.add_parser("plot", help="breakdown bars per workload", description=__doc__)
+    add_csv_input(pl, "a CSV that run or suite wrote")
+    add_options(pl, out=str(BUILD / "bench"))
+    # What follows -- goes to SparkBench as it is, split off here: argparse fills `extra` (empty)
+    # before any option, and would then refuse the arguments after --.
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = p.parse_args(argv[:cut])
+    if argv[cut + 1:]:
+        if args.command != "run":
+            p.error(f"only run passes arguments after -- on to SparkBench, not {args.command}")
+        args.extra += argv[cut + 1:]
+    if args.command == "run":
         sys.exit(0 if run(args) else 1)
-    if args.cmd == "check":
+    if args.command == "check":
         sys.exit(0 if check(args) else 1)
-    if args.cmd == "space":
+    if args.command == "space":
         sys.exit(0 if space(args) else 1)
-    if args.cmd == "footprint":
+    if args.command == "footprint":
         footprint(args)
-    if args.cmd == "suite":
+    if args.command == "suite":
         suite(args)
-    if args.cmd == "plot":
+    if args.command == "plot":
         plot(args)
-    if args.cmd == "table":
+    if args.command == "table":
         table(args)
 
 

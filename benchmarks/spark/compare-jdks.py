@@ -84,10 +84,17 @@ def table(args):
     check_runs(BENCH, args.csv)
 
 
+def jdk_options(parser):
+    parser.add_argument("--jdks", nargs="+", required=True, metavar="NAME=DIR",
+                        help="the JDKs to compare, the first the baseline (required)")
+    parser.add_argument("--options", nargs="+", default=[], metavar="NAME=JVM_OPTIONS",
+                        help="JVM options for one NAME of --jdks, as JAVA_TOOL_OPTIONS (default: none)")
+    parser.add_argument("--config", default="th", help="the bench.py configuration every JDK runs (default: th)")
+
+
 def main():
-    run_or_table(__doc__, [("--jdks", []), ("--options", []), ("--config", "th"), ("--workloads", ["pr"]), ("--scale", "60"),
-                  ("--repeat", 3), ("--heap", "512m"), ("--cap", "1024m"), ("--h2", "5g"), ("--timeout", 900),
-                  ("--csv", str(REPO / "build" / "bench" / "jdks.csv"))], run, table)
+    run_or_table(__doc__, run, table, extra=jdk_options, workloads=["pr"], scale="60", repeat=3,
+                 heap="512m", cap="1024m", h2="5g", timeout=900, csv=str(REPO / "build" / "bench" / "jdks.csv"))
 
 
 if __name__ == "__main__":

@@ -102,9 +102,8 @@ def same(checksums):
 
 
 def main():
-    run_or_table(__doc__, [("--workloads", ["sssp", "pr"]), ("--scale", "20"), ("--repeat", 3),
-                  ("--heap", "512m"), ("--cap", "1280m"), ("--h2", "2400m"), ("--timeout", 900),
-                  ("--csv", str(REPO / "build" / "bench" / "h2-growth.csv"))], run, table)
+    run_or_table(__doc__, run, table, workloads=["sssp", "pr"], scale="20", repeat=3, heap="512m",
+                 cap="1280m", h2="2400m", timeout=900, csv=str(REPO / "build" / "bench" / "h2-growth.csv"))
 
 
 if __name__ == "__main__":

@@ -58,9 +58,8 @@ def table(args):
 
 
 def main():
-    run_or_table(__doc__, [("--workloads", ["linr", "pr"]), ("--scale", "60"), ("--repeat", 3),
-                  ("--heap", "512m"), ("--cap", "1024m"), ("--h2", "5g"), ("--timeout", 900),
-                  ("--csv", str(REPO / "build" / "bench" / "hugepages.csv"))], run, table)
+    run_or_table(__doc__, run, table, workloads=["linr", "pr"], scale="60", repeat=3, heap="512m",
+                 cap="1024m", h2="5g", timeout=900, csv=str(REPO / "build" / "bench" / "hugepages.csv"))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: tests/giraph/run.sh
 # The Giraph tests: every workload of the Giraph suite on a small synthetic graph, with
 # teraheap-giraph.jar on unmodified Giraph 1.3.0, in five configurations:
 #   th         build/jdk, TeraHeap on, the agent (its verify option), a full GC before each superstep
@@ -11,6 +12,8 @@
 # most twice the data live in it plus a region per label after every superstep. One line per check,
 # "PASS name" or "FAIL name", then "N passed, N failed". GIRAPH_TEST_WORKLOADS="pr bfs" narrows it.
 set -uo pipefail
+source "$(dirname "$0")/../../benchmarks/common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
 set +e   # a failing check is counted and reported, not the end of the run

@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: tests/openjdk/run-gc-tests.sh [--quick | --stress [TEST ...] | TEST ...]
 # Runs OpenJDK's own GC jtreg tests (from the unpacked openjdk-17 source) against build/jdk three
 # times: with TeraHeap off, with it on, and with it on in its stress mode (-XX:+TeraHeapStressMove:
 # every full GC moves old objects nobody tagged, so the tests run with H2 in use, and every other
@@ -10,6 +11,13 @@
 #                                           the tests it fails listed; ends with "N passed, N failed"
 #   tests/openjdk/run-gc-tests.sh --quick   the same on the quick subset below: what make test runs
 set -uo pipefail
+source "$(dirname "$0")/../../benchmarks/common.sh"
+# --quick or --stress first, then tests (or groups): any other option is a mistake.
+case "${1:-}" in
+  --quick) script_args -1 '' "${@:2}"; [ $# -eq 1 ] || script_error "--quick runs its own set: give tests without it" ;;
+  --stress) script_args -1 '' "${@:2}" ;;
+  *) script_args -1 '' "$@" ;;
+esac
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
 set +e

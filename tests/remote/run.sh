@@ -1,4 +1,5 @@
 #!/bin/bash
+# usage: tests/remote/run.sh
 # H2 on a remote block device (benchmarks/remote/backing.sh nbd-ram: an NBD server in its own
 # network namespace, reached through nbdfuse, a loop device and ext4), and what a user sees when
 # that device goes away under a running JVM. Ends with "N passed, N failed[, N skipped]".
@@ -11,6 +12,8 @@
 #  - 'backing.sh down' leaves no mount, loop device, namespace, process or setting behind.
 # Needs root (mounts, loop devices, a network namespace, a memory cgroup); skipped without it.
 set -uo pipefail
+source "$(dirname "$0")/../../benchmarks/common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
 BACKING=benchmarks/remote/backing.sh

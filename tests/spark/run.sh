@@ -1,9 +1,12 @@
 #!/bin/bash
+# usage: tests/spark/run.sh
 # The Spark tests: what teraheap-spark.jar does to unmodified Spark 3.5 (SparkCacheCheck, in local
 # mode and on a standalone cluster), and every workload of the benchmark suite at scale 1 in every
 # configuration, whose results must agree. One line per check, "PASS name" or "FAIL name", then
 # "N passed, N failed". SPARK_TEST_WORKLOADS="pr logr" narrows the workload runs.
 set -uo pipefail
+source "$(dirname "$0")/../../benchmarks/common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
 source jvm/scripts/common.sh
 set +e   # a failing check is counted and reported, not the end of the run

@@ -1,8 +1,11 @@
 #!/bin/bash
+# usage: tests/unit/run.sh
 # Unit tests of TeraHeap's HotSpot code that runs without a JVM: today the H1 size policy
 # (teraHeapH1SizePolicy.cpp), compiled on its own with made-up signal sequences.
 # Ends with "N passed, N failed".
 set -uo pipefail
+source "$(dirname "$0")/../../benchmarks/common.sh"
+script_args 0 '' "$@"
 cd "$(dirname "$0")/../.."
 out=build/unit
 mkdir -p "$out/include"
