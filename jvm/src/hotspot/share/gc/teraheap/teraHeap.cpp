@@ -15,8 +15,13 @@
 #include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
+#include "gc/teraheap/teraHeapBacking.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
+#include "gc/teraheap/teraHeapCardAdjust.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
+#include "gc/teraheap/teraHeapCardScavenge.hpp"
+#include "gc/teraheap/teraHeapCardStats.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
@@ -41,6 +46,7 @@
 
 MemRegion           TeraHeap::_h1;
 TeraHeapFile*       TeraHeap::_file = NULL;
+TeraHeapBacking*    TeraHeap::_backing = NULL;
 TeraHeapRegions*    TeraHeap::_regions = NULL;
 size_t              TeraHeap::_bytes_moved = 0;
 size_t              TeraHeap::_objects_moved = 0;
@@ -64,7 +70,10 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
                                    TeraHeapRegionSize);
   const MemRegion h2 = TeraHeapAddressSpace::range();
   _h1 = MemRegion((HeapWord*)h1_rs.base(), h1_rs.size() / HeapWordSize);
-  _regions = new TeraHeapRegions(h2, TeraHeapRegionSize, _file);
+  _backing = new TeraHeapBacking(_file, TeraHeapAddressSpace::region_count());
+  _regions = new TeraHeapRegions(_backing);
+  TeraHeapObjectStarts::initialize();
+  TeraHeapBackwardTargets::initialize(_regions->count());
   TeraHeapStorageFault::initialize(_file);
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::initialize();
@@ -79,25 +88,25 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
 }
 
 void TeraHeap::log_layout() {
-  log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " EXACTFMT " reserved",
-                     p2i(_h1.start()), p2i(_h1.end()), EXACTFMTARGS(_h1.byte_size()));
-  log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " EXACTFMT " in " SIZE_FORMAT
-                     " regions of " EXACTFMT,
-                     p2i(h2_region().start()), p2i(h2_region().end()), EXACTFMTARGS(h2_region().byte_size()),
-                     (size_t)TeraHeapAddressSpace::region_count(), EXACTFMTARGS(TeraHeapRegionSize));
+  log_info(gc, init)("TeraHeap H1: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " reserved",
+                     p2i(_h1.start()), p2i(_h1.end()), TH_SIZE_ARGS(_h1.byte_size()));
+  log_info(gc, init)("TeraHeap H2: [" PTR_FORMAT ", " PTR_FORMAT ") " TH_SIZE_FORMAT " in " SIZE_FORMAT
+                     " regions of " TH_SIZE_FORMAT,
+                     p2i(h2_region().start()), p2i(h2_region().end()), TH_SIZE_ARGS(h2_region().byte_size()),
+                     (size_t)TeraHeapAddressSpace::region_count(), TH_SIZE_ARGS(TeraHeapRegionSize));
   log_info(gc, init)("TeraHeap H2 file: %s (%s)", _file->path(),
                      _file->is_named() ? "kept after exit" : "unlinked, removed at exit");
   if (UseCompressedOops) {
-    log_info(gc, init)("TeraHeap compressed oops: on, %s (H1 + H2 fit the " EXACTFMT " range)",
+    log_info(gc, init)("TeraHeap compressed oops: on, %s (H1 + H2 fit the " TH_SIZE_FORMAT " range)",
                        CompressedOops::mode_to_string(CompressedOops::mode()),
-                       EXACTFMTARGS((size_t)OopEncodingHeapMax));
+                       TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
   } else if (!FLAG_IS_DEFAULT(UseCompressedOops)) {
     log_info(gc, init)("TeraHeap compressed oops: off (-XX:-UseCompressedOops)");
   } else {
-    log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " EXACTFMT " do not fit the "
-                       EXACTFMT " range with room for H1)",
-                       EXACTFMTARGS(_h1.byte_size() + h2_region().byte_size()),
-                       EXACTFMTARGS((size_t)OopEncodingHeapMax));
+    log_info(gc, init)("TeraHeap compressed oops: off (H1 + H2 = " TH_SIZE_FORMAT " do not fit the "
+                       TH_SIZE_FORMAT " range with room for H1)",
+                       TH_SIZE_ARGS(_h1.byte_size() + h2_region().byte_size()),
+                       TH_SIZE_ARGS((size_t)OopEncodingHeapMax));
   }
 }
 
@@ -107,7 +116,7 @@ void TeraHeap::prepare_marking() {
   }
   TeraHeapLiveness::prepare(_regions);
   TeraHeapEvacuation::prepare();
-  _regions->backward_targets()->begin_marking();
+  TeraHeapBackwardTargets::begin_marking();
   // Marking reads live regions' cards, adjusting those of the regions that have some.
   TeraHeapCards::refresh(_regions, 0, _regions->in_use_count());
 }
@@ -125,7 +134,7 @@ void TeraHeap::marked_from_roots() {
   // H2's cards: they may be held only by their own group.
   TeraHeapEvacuation::end_marking_from_roots();
   TeraHeapLiveness::read_reached_regions(_regions);
-  _regions->backward_targets()->confirm(_regions);
+  TeraHeapLiveness::read_unconfirmed_summaries(_regions);
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
@@ -262,8 +271,8 @@ void TeraHeap::collect() {
                                 "(-XX:+TeraHeapPreallocate) to find this at start", _file->path(),
                                 _regions->regions_in_use() * TeraHeapRegionSize / M);
     } else {
-      log_warning(gc, teraheap)("H2 is full (" EXACTFMT "): objects that do not fit stay in H1; "
-                                "a larger -XX:TeraHeapSize makes room", EXACTFMTARGS(h2_region().byte_size()));
+      log_warning(gc, teraheap)("H2 is full (" TH_SIZE_FORMAT "): objects that do not fit stay in H1; "
+                                "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(h2_region().byte_size()));
     }
   }
   const double seconds = (os::javaTimeNanos() - start) / 1e9;
@@ -276,12 +285,12 @@ void TeraHeap::collect() {
   log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
                           "object starts " SIZE_FORMAT "K committed",
                           TeraHeapCards::committed_bytes() / K, TeraHeapCards::resident_bytes() / K,
-                          _regions->object_starts()->committed_bytes() / K);
+                          TeraHeapObjectStarts::committed_bytes() / K);
 }
 
 void TeraHeap::adjust_h2() {
   const jlong start = os::javaTimeNanos();
-  TeraHeapCards::adjust(_regions);
+  TeraHeapCardAdjust::adjust(_regions);
   // Live H1 objects were redirected when the groups moved, roots and H2 just now:
   // compaction will meet no reference to an old copy.
   _moved_this_gc = false;
@@ -290,7 +299,7 @@ void TeraHeap::adjust_h2() {
     _reported_full = false;
   }
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
-  TeraHeapCards::log_cards_read();
+  TeraHeapCardStats::log_and_reset();
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::h2_work_ends(_regions->used_bytes());
   }
@@ -298,7 +307,7 @@ void TeraHeap::adjust_h2() {
 
 void TeraHeap::scavenge_backward_references(uint worker_id, uint workers) {
   PSPromotionManager* pm = PSPromotionManager::gc_thread_promotion_manager(worker_id);
-  TeraHeapCards::scavenge(_regions, pm, worker_id, workers);
+  TeraHeapCardScavenge::scavenge(_regions, pm, worker_id, workers);
   pm->drain_stacks(false);
 }
 
@@ -347,7 +356,7 @@ public:
                 "TeraHeap: H2 field " PTR_FORMAT " refers to young " PTR_FORMAT " but its card is %d",
                 p2i(p), p2i(o), card);
     } else if (card == TeraHeapCards::summarized && header_card != TeraHeapCards::dirty) {
-      guarantee(_regions->backward_targets()->contains(_regions->index_of(p), o),
+      guarantee(TeraHeapBackwardTargets::contains(_regions->index_of(p), o),
                 "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " on a summarized card, "
                 "but its region does not remember it", p2i(p), p2i(o));
     } else {
@@ -385,7 +394,7 @@ void TeraHeap::verify() {
 
 void TeraHeap::threads_do(ThreadClosure* tc) {
   if (_regions != NULL) {
-    _regions->threads_do(tc);
+    _backing->threads_do(tc);
   }
   TeraHeapCardFaults::threads_do(tc);
 }

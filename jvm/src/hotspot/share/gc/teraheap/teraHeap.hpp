@@ -16,6 +16,7 @@
 
 class ObjectClosure;
 class ParCompactionManager;
+class TeraHeapBacking;
 class TeraHeapFile;
 class TeraHeapMover;
 class TeraHeapRegions;
@@ -48,6 +49,7 @@ class ThreadClosure;
 class TeraHeap : AllStatic {
   static MemRegion           _h1;        // old and young generations, as reserved
   static TeraHeapFile*       _file;
+  static TeraHeapBacking*    _backing;
   static TeraHeapRegions*    _regions;
   static size_t              _bytes_moved;
   static size_t              _objects_moved;

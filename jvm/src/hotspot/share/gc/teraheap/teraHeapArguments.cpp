@@ -7,6 +7,7 @@
 #include "precompiled.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapH1SizePolicy.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
@@ -22,15 +23,6 @@ static const size_t min_region_size = 1 * M;
 static const size_t max_region_size = 1 * G;
 // Half of the 47-bit user address space: room for H1, metadata and the rest.
 static const size_t max_h2_size = 64 * K * G;
-
-void TeraHeapArguments::fail(const char* format, ...) {
-  char message[1024];
-  va_list ap;
-  va_start(ap, format);
-  os::vsnprintf(message, sizeof(message), format, ap);
-  va_end(ap);
-  vm_exit_during_initialization(message);
-}
 
 static const char* other_collector_flag() {
   if (UseSerialGC) {
@@ -57,7 +49,7 @@ static const char* other_collector_flag() {
 static void select_parallel_collector() {
   const char* other = other_collector_flag();
   if (other != NULL) {
-    TeraHeapArguments::fail("-XX:+EnableTeraHeap works with the Parallel collector only: "
+    TeraHeapStartupError::fail("-XX:+EnableTeraHeap works with the Parallel collector only: "
                             "remove %s (TeraHeap selects -XX:+UseParallelGC itself)", other);
   }
   if (FLAG_IS_DEFAULT(UseParallelGC)) {
@@ -67,11 +59,11 @@ static void select_parallel_collector() {
 
 static void check_incompatible_flags() {
   if (AllocateHeapAt != NULL) {
-    TeraHeapArguments::fail("-XX:+EnableTeraHeap cannot be combined with -XX:AllocateHeapAt: "
+    TeraHeapStartupError::fail("-XX:+EnableTeraHeap cannot be combined with -XX:AllocateHeapAt: "
                             "H2 is the file-backed heap and H1 stays in DRAM; remove -XX:AllocateHeapAt");
   }
   if (UseLargePages && !UseTransparentHugePages) {
-    TeraHeapArguments::fail("-XX:+EnableTeraHeap cannot map its file inside a hugetlbfs heap: "
+    TeraHeapStartupError::fail("-XX:+EnableTeraHeap cannot map its file inside a hugetlbfs heap: "
                             "remove -XX:+UseLargePages or use -XX:+UseTransparentHugePages");
   }
 }
@@ -79,47 +71,47 @@ static void check_incompatible_flags() {
 static void check_sizes() {
   if (!is_power_of_2(TeraHeapRegionSize) ||
       TeraHeapRegionSize < min_region_size || TeraHeapRegionSize > max_region_size) {
-    TeraHeapArguments::fail("-XX:TeraHeapRegionSize=" EXACTFMT " is invalid: "
+    TeraHeapStartupError::fail("-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT " is invalid: "
                             "use a power of two between 1M and 1G, e.g. -XX:TeraHeapRegionSize=32M",
-                            EXACTFMTARGS(TeraHeapRegionSize));
+                            TH_SIZE_ARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize == 0) {
-    TeraHeapArguments::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
-                            "-XX:TeraHeapRegionSize=" EXACTFMT ", e.g. -XX:TeraHeapSize=16G",
-                            EXACTFMTARGS(TeraHeapRegionSize));
+    TeraHeapStartupError::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
+                            "-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT ", e.g. -XX:TeraHeapSize=16G",
+                            TH_SIZE_ARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize > max_h2_size) {
-    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is too large: the most H2 can address is "
-                            EXACTFMT, EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(max_h2_size));
+    TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is too large: the most H2 can address is "
+                            TH_SIZE_FORMAT, TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(max_h2_size));
   }
   if (!is_aligned(TeraHeapSize, TeraHeapRegionSize)) {
     const size_t below = align_down(TeraHeapSize, TeraHeapRegionSize);
     const size_t above = align_up(TeraHeapSize, TeraHeapRegionSize);
     if (below == 0) {
-      TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is smaller than one region "
-                              "(-XX:TeraHeapRegionSize=" EXACTFMT "): use -XX:TeraHeapSize=" EXACTFMT
+      TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is smaller than one region "
+                              "(-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT "): use -XX:TeraHeapSize=" TH_SIZE_FORMAT
                               " or a smaller region size",
-                              EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize), EXACTFMTARGS(above));
+                              TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize), TH_SIZE_ARGS(above));
     }
-    TeraHeapArguments::fail("-XX:TeraHeapSize=" EXACTFMT " is not a multiple of -XX:TeraHeapRegionSize="
-                            EXACTFMT ": use " EXACTFMT " or " EXACTFMT,
-                            EXACTFMTARGS(TeraHeapSize), EXACTFMTARGS(TeraHeapRegionSize),
-                            EXACTFMTARGS(below), EXACTFMTARGS(above));
+    TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is not a multiple of -XX:TeraHeapRegionSize="
+                            TH_SIZE_FORMAT ": use " TH_SIZE_FORMAT " or " TH_SIZE_FORMAT,
+                            TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize),
+                            TH_SIZE_ARGS(below), TH_SIZE_ARGS(above));
   }
 }
 
 static void check_thresholds() {
   if (TeraHeapHighThreshold == 0 || TeraHeapHighThreshold > 100) {
-    TeraHeapArguments::fail("-XX:TeraHeapHighThreshold=" UINTX_FORMAT " is invalid: "
+    TeraHeapStartupError::fail("-XX:TeraHeapHighThreshold=" UINTX_FORMAT " is invalid: "
                             "give a percent between 1 and 100, e.g. 85", TeraHeapHighThreshold);
   }
   if (TeraHeapEvacuationLiveThresholdPercent > 100) {
-    TeraHeapArguments::fail("-XX:TeraHeapEvacuationLiveThresholdPercent=" UINTX_FORMAT " is invalid: "
+    TeraHeapStartupError::fail("-XX:TeraHeapEvacuationLiveThresholdPercent=" UINTX_FORMAT " is invalid: "
                             "give a percent between 0 (never evacuate) and 100, e.g. 50",
                             TeraHeapEvacuationLiveThresholdPercent);
   }
   if (TeraHeapLowThreshold >= TeraHeapHighThreshold) {
-    TeraHeapArguments::fail("-XX:TeraHeapLowThreshold=" UINTX_FORMAT " must be below "
+    TeraHeapStartupError::fail("-XX:TeraHeapLowThreshold=" UINTX_FORMAT " must be below "
                             "-XX:TeraHeapHighThreshold=" UINTX_FORMAT ", e.g. 50 and 85",
                             TeraHeapLowThreshold, TeraHeapHighThreshold);
   }
@@ -138,21 +130,21 @@ static void check_dynamic_h1() {
   const char* source;
   const size_t budget = TeraHeapH1Sizer::budget_from_flags_or_cgroup(&source);
   if (budget == 0) {
-    TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 needs a DRAM budget to divide: run the JVM in a memory "
+    TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 needs a DRAM budget to divide: run the JVM in a memory "
                             "cgroup with a limit, or give -XX:TeraHeapDramLimit=<size>");
   }
   if (budget < 64 * M) {
-    TeraHeapArguments::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" EXACTFMT ", %s) is too small "
-                            "to divide: give at least 64M", EXACTFMTARGS(budget), source);
+    TeraHeapStartupError::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
+                            "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
   }
   if (!UseAdaptiveSizePolicy) {
-    TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
+    TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
                             "remove -XX:-UseAdaptiveSizePolicy");
   }
   if (!FLAG_IS_DEFAULT(MaxHeapSize) &&
       ((!FLAG_IS_DEFAULT(InitialHeapSize) && InitialHeapSize >= MaxHeapSize) ||
        (!FLAG_IS_DEFAULT(MinHeapSize) && MinHeapSize >= MaxHeapSize))) {
-    TeraHeapArguments::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and they are equal: "
+    TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and they are equal: "
                             "remove -Xms (or give a smaller one)");
   }
   if (FLAG_IS_DEFAULT(MaxHeapSize)) {

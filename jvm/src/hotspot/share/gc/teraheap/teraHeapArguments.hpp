@@ -27,10 +27,6 @@ public:
 
   // Bytes H2 adds to the Java heap reservation.
   static size_t h2_reserved_size(size_t alignment);
-
-  // Prints a one-line error and exits the VM; for use during initialization.
-  ATTRIBUTE_PRINTF(1, 2)
-  static void fail(const char* format, ...);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPARGUMENTS_HPP

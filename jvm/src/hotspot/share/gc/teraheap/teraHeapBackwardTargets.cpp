@@ -10,7 +10,6 @@
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
-#include "gc/teraheap/teraHeapCards.hpp"
 #include "logging/log.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/atomic.hpp"
@@ -18,10 +17,15 @@
 
 static const uint initial_capacity = 16;
 
-TeraHeapBackwardTargets::TeraHeapBackwardTargets(uint regions) :
-  _sets(NEW_C_HEAP_ARRAY(Set, regions, mtGC)), _regions(regions),
-  _lock(new Mutex(Mutex::leaf, "TeraHeapBackwardTargets_lock", true, Mutex::_safepoint_check_never)),
-  _listed(16), _skipping(false) {
+TeraHeapBackwardTargets::Set* TeraHeapBackwardTargets::_sets = NULL;
+Mutex* TeraHeapBackwardTargets::_lock = NULL;
+GrowableArrayCHeap<uint, mtGC>* TeraHeapBackwardTargets::_listed = NULL;
+volatile bool TeraHeapBackwardTargets::_skipping = false;
+
+void TeraHeapBackwardTargets::initialize(uint regions) {
+  _sets = NEW_C_HEAP_ARRAY(Set, regions, mtGC);
+  _lock = new Mutex(Mutex::leaf, "TeraHeapBackwardTargets_lock", true, Mutex::_safepoint_check_never);
+  _listed = new GrowableArrayCHeap<uint, mtGC>(16);
   for (uint i = 0; i < regions; i++) {
     _sets[i] = Set{NULL, 0, 0, false};
   }
@@ -72,45 +76,23 @@ bool TeraHeapBackwardTargets::add(uint region, oop target) {
   return true;
 }
 
-bool TeraHeapBackwardTargets::contains(uint region, oop target) const {
+bool TeraHeapBackwardTargets::contains(uint region, oop target) {
   const Set* s = &_sets[region];
   return s->capacity > 0 && s->slots[slot_of(s, target)] == target;
 }
 
 void TeraHeapBackwardTargets::list_skipped(uint region) {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
-  _listed.append(region);
+  _listed->append(region);
 }
 
-// Reads the summarized cards of the given regions, claimed one at a time, and
-// marks what they lead to. On the GC workers, never the VM thread: marking
-// discovers references, and a parallel marking's discovery files each on
-// the list of the worker that found it.
-class TeraHeapMarkSummarizedTask : public AbstractGangTask {
-  TeraHeapRegions* const _regions;
-  const GrowableArrayCHeap<uint, mtGC>& _stale;
-  volatile int _next;
-
-public:
-  TeraHeapMarkSummarizedTask(TeraHeapRegions* regions, const GrowableArrayCHeap<uint, mtGC>& stale) :
-    AbstractGangTask("TeraHeap mark summarized cards"), _regions(regions), _stale(stale), _next(0) {}
-
-  void work(uint worker_id) {
-    ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(worker_id);
-    for (int k = Atomic::fetch_and_add(&_next, 1); k < _stale.length(); k = Atomic::fetch_and_add(&_next, 1)) {
-      TeraHeapCards::mark_summarized(_regions, _stale.at(k), cm);
-    }
-    cm->follow_marking_stacks();
-  }
-};
-
-void TeraHeapBackwardTargets::confirm(TeraHeapRegions* regions) {
+const GrowableArrayCHeap<uint, mtGC>& TeraHeapBackwardTargets::confirm() {
   // From here on no region lists itself: the list is only read below.
   _skipping = false;
   ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
   int stale = 0;
-  for (int k = 0; k < _listed.length(); k++) {
-    const uint r = _listed.at(k);
+  for (int k = 0; k < _listed->length(); k++) {
+    const uint r = _listed->at(k);
     const Set* s = &_sets[r];
     bool all_marked = true;
     for (uint i = 0; i < s->capacity && all_marked; i++) {
@@ -118,22 +100,22 @@ void TeraHeapBackwardTargets::confirm(TeraHeapRegions* regions) {
     }
     if (!all_marked) {
       set_stale(r);
-      _listed.at_put(stale++, r);
+      _listed->at_put(stale++, r);
     }
   }
-  if (_listed.length() > 0) {
+  if (_listed->length() > 0) {
     log_debug(gc, teraheap)("Summaries used by marking: %d regions, %d of them naming an unmarked object (their summarized cards read)",
-                            _listed.length(), stale);
+                            _listed->length(), stale);
   }
-  _listed.trunc_to(stale);
-  if (stale > 0) {
-    TeraHeapMarkSummarizedTask task(regions, _listed);
-    ParallelScavengeHeap::heap()->workers().run_task(&task);
-  }
-  _listed.clear();
+  _listed->trunc_to(stale);
+  return *_listed;
 }
 
-bool TeraHeapBackwardTargets::any_moves(uint region, ParCompactionManager* cm) const {
+void TeraHeapBackwardTargets::confirmed() {
+  _listed->clear();
+}
+
+bool TeraHeapBackwardTargets::any_moves(uint region, ParCompactionManager* cm) {
   const Set* s = &_sets[region];
   for (uint i = 0; i < s->capacity; i++) {
     oop target = s->slots[i];

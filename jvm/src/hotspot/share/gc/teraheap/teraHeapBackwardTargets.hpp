@@ -7,7 +7,7 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPBACKWARDTARGETS_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPBACKWARDTARGETS_HPP
 
-#include "memory/allocation.hpp"
+#include "memory/allStatic.hpp"
 #include "oops/oopsHierarchy.hpp"
 #include "utilities/growableArray.hpp"
 
@@ -47,7 +47,7 @@ class TeraHeapRegions;
 //
 // Per start region; a region's set is written only by the GC worker that
 // holds the region (the adjust step claims whole regions).
-class TeraHeapBackwardTargets : public CHeapObj<mtGC> {
+class TeraHeapBackwardTargets : AllStatic {
   struct Set {
     oop* slots;      // open addressing, NULL: free
     uint capacity;   // a power of two, at least twice count
@@ -55,11 +55,10 @@ class TeraHeapBackwardTargets : public CHeapObj<mtGC> {
     bool stale;      // a card of the region was written since it was summarized
   };
 
-  Set* _sets;
-  uint _regions;
-  Mutex* _lock;
-  GrowableArrayCHeap<uint, mtGC> _listed;   // regions whose summarized cards marking skipped
-  volatile bool _skipping;                  // marking from roots: summaries may be used
+  static Set* _sets;
+  static Mutex* _lock;
+  static GrowableArrayCHeap<uint, mtGC>* _listed;   // regions whose summarized cards marking skipped
+  static volatile bool _skipping;                   // marking from roots: summaries may be used
 
   static uint slot_of(const Set* s, oop target);
   static void grow(Set* s);
@@ -67,34 +66,36 @@ class TeraHeapBackwardTargets : public CHeapObj<mtGC> {
 public:
   static const uint max_targets = 256;
 
-  explicit TeraHeapBackwardTargets(uint regions);
+  static void initialize(uint regions);
 
   // Remembers `target` for `region`; false if its set is full.
-  bool add(uint region, oop target);
-  bool contains(uint region, oop target) const;
-  bool is_empty(uint region) const { return _sets[region].count == 0; }
-  bool is_stale(uint region) const { return _sets[region].stale; }
-  void set_stale(uint region) { _sets[region].stale = true; }
+  static bool add(uint region, oop target);
+  static bool contains(uint region, oop target);
+  static bool is_empty(uint region) { return _sets[region].count == 0; }
+  static bool is_stale(uint region) { return _sets[region].stale; }
+  static void set_stale(uint region) { _sets[region].stale = true; }
   // A collector found a dirty card in `region`.
-  void note_written(uint region) {
+  static void note_written(uint region) {
     if (_sets[region].count > 0) {
       _sets[region].stale = true;
     }
   }
   // Full GC marking. Before it: summarized cards may be skipped; whether a
   // live region's may; a region whose summarized cards were skipped; after
-  // the marking from roots: checks the listed regions, and has the GC
-  // workers read the summarized cards of those with an unmarked object and
-  // mark what they lead to; from then on no summarized card is skipped.
-  void begin_marking() { _skipping = true; }
-  bool may_skip(uint region) const { return _skipping && _sets[region].count > 0 && !_sets[region].stale; }
-  void list_skipped(uint region);
-  void confirm(TeraHeapRegions* regions);
+  // the marking from roots: checks the listed regions, and returns those
+  // whose summary names an unmarked object (made stale), whose summarized
+  // cards marking must read after all (TeraHeapLiveness); from then on no
+  // summarized card is skipped; once they are read, confirmed() forgets them.
+  static void begin_marking() { _skipping = true; }
+  static bool may_skip(uint region) { return _skipping && _sets[region].count > 0 && !_sets[region].stale; }
+  static void list_skipped(uint region);
+  static const GrowableArrayCHeap<uint, mtGC>& confirm();
+  static void confirmed();
   // Full GC, once new addresses are known: whether any remembered object of a
   // region that is not stale (so all were marked) moves.
-  bool any_moves(uint region, ParCompactionManager* cm) const;
+  static bool any_moves(uint region, ParCompactionManager* cm);
   // Before the region's summarized cards are read again, or once it is freed.
-  void clear(uint region);
+  static void clear(uint region);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPBACKWARDTARGETS_HPP

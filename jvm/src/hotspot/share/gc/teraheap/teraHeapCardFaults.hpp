@@ -9,6 +9,7 @@
 
 #include "memory/allStatic.hpp"
 
+class TeraHeapCardFaultThread;
 class ThreadClosure;
 
 // Tells which pages of H2's card table the kernel maps in, as it maps them:
@@ -24,6 +25,8 @@ class ThreadClosure;
 // the table is unregistered so that the kernel serves its faults itself, and
 // the caller falls back to reading the page map.
 class TeraHeapCardFaults : AllStatic {
+  static TeraHeapCardFaultThread* _thread;   // NULL: not serving
+
 public:
   typedef void (*Noted)(char* page);
   // [from, to): whole pages, untouched since they were mapped.

@@ -11,9 +11,8 @@
 #include "memory/allStatic.hpp"
 #include "memory/memRegion.hpp"
 
-class ParCompactionManager;
-class PSPromotionManager;
 class TeraHeapRegions;
+class TeraHeapTablePages;
 
 // H2's part of the Parallel collector's card table. The table spans the
 // whole heap reservation, so every store into an H2 object already dirties
@@ -27,7 +26,14 @@ class TeraHeapRegions;
 //               (or to another label's regions)
 //   summarized  fields refer to old objects that the region remembers
 //               (TeraHeapBackwardTargets), and to nothing else outside it
+//
+// This file keeps the table; what each collection does with it is in
+// teraHeapCardScavenge (minor GCs), teraHeapLiveness (full GC marking) and
+// teraHeapCardAdjust (the full GC's adjust step), which walk a region's cards
+// with TeraHeapCardWalker.
 class TeraHeapCards : AllStatic {
+  static TeraHeapTablePages* _pages;
+
 public:
   typedef CardTable::CardValue CardValue;
   static const CardValue clean = (CardValue)-1;   // CardTable::clean_card
@@ -61,31 +67,12 @@ public:
   // Any H2 card's state, once refreshed.
   static CardValue value(const void* p);
 
-  // Minor GC: worker `worker_id` of `workers` scans the dirty and youngergen
-  // cards of its share of the regions in use (whole regions, so no card is
-  // shared between threads), scavenges young referents and records links
-  // between H2 regions.
-  static void scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers);
+  // The collector's card table, of which H2's cards are a part.
+  static CardTable* table();
+  // The cards of mr: from the first, to past the last.
+  static CardValue* first_card(MemRegion mr);
+  static CardValue* end_card(MemRegion mr);
 
-  // Full GC: the non-clean cards of `region`, a live one, are a source of
-  // roots; its summarized cards may be left for TeraHeapBackwardTargets::confirm.
-  static void mark(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
-  // Full GC: marks what the summarized cards of `region` refer to.
-  static void mark_summarized(TeraHeapRegions* regions, uint region, ParCompactionManager* cm);
-  // Full GC, after marking, before the adjust step: every object of start
-  // region `region` that `is_dead` calls dead, and that reaches into a card
-  // that is not clean, becomes a filler of its size (so object starts stay
-  // valid); what its fields referred to is then no collector's concern.
-  // Returns how many. The VM thread.
-  static size_t fill_dead_objects(TeraHeapRegions* regions, uint region, bool is_dead(oop));
-
-  // Full GC, after the new addresses are known: updates the H1 referents of
-  // every non-clean card and sets each card's state from what it refers to,
-  // summarizing those it can. A summarized card is read again only if an
-  // object its region remembers moves. On all GC workers, a region at a time.
-  static void adjust(TeraHeapRegions* regions);
-  // How many cards this full GC's marking and adjust step read, by state.
-  static void log_cards_read();
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP

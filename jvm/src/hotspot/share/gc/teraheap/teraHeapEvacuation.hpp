@@ -19,35 +19,42 @@ class TeraHeapRegions;
 // another group still refers to a few of its objects (GraphX's successive
 // graphs share their index and edge arrays), or while a live group of the
 // same label shares a region with it (links within a label are kept per
-// region). Such a label is found cheaply: one of its tagged roots in H2 was
-// not reached by the last full GC's marking from roots, before any H2 card
-// was read (an "orphaned" label; the roots in H2 are remembered per region
-// from their move on, and looked up when marking reaches that region). A
-// root reached only through H2's cards does not count: the cards of a
-// dropped group that the program wrote after the move can lead back to its
-// own root through H1. The next full GC then traces the label object by
-// object: marking records which of its objects are reached (from H1, roots,
-// or the cards of other regions) and follows their fields within traced
-// regions, and the cards of traced regions are not read (they would make the
-// fields of dead objects roots), so that the label's live data is known
-// exactly, and weak references into it are cleared per object. If that is under
+// region). Such a label is found cheaply: it is orphaned (TeraHeapOrphans),
+// one of its tagged roots in H2 not reached by the last full GC's marking
+// from roots (TeraHeapH2Roots). A full GC then traces the label object by
+// object (TeraHeapTrace), so that its live data is known exactly, and weak
+// references into it are cleared per object. If that is under
 // -XX:TeraHeapEvacuationLiveThresholdPercent of what its regions hold, its
 // live objects are copied, in address order (which keeps the depth-first
-// layout), into fresh regions of the same label; the old copies forward to
-// the new ones until every reference has been adjusted (live H1 objects with
-// the groups' moves, roots and H2's cards in the adjust phase), and then the
-// old regions are freed. In traced regions that stay, the unreached objects
-// on cards that the collectors read become fillers, and unreached roots are
-// forgotten.
+// layout), into fresh regions of the same label (TeraHeapEvacuateTask); the
+// old copies forward to the new ones until every reference has been adjusted
+// (live H1 objects with the groups' moves, roots and H2's cards in the
+// adjust phase), and then the old regions are freed. In traced regions that
+// stay, the unreached objects on cards that the collectors read become
+// fillers, and unreached roots are forgotten.
 //
 // A label is traced at most every so many full GCs, doubling while it stays
 // orphaned, and the regions traced in one full GC are bounded, so that
 // tracing never reads more than a bounded part of H2 per pause. Labels with
 // an object larger than a region are not traced.
+//
+// This class sequences those steps over a full GC; each answers false or
+// does nothing when evacuation is off (-XX:TeraHeapEvacuationLiveThresholdPercent=0).
 class TeraHeapEvacuation : AllStatic {
+  static TeraHeapRegions* _regions;   // NULL: evacuation is off
+  static uint _full_gcs;
+  static uint _stress_evacuations;    // -XX:+TeraHeapStressEvacuationFailure's count
+  static bool* _evacuating;           // per region: its objects may be copied in this GC
+  static GrowableArrayCHeap<uint, mtGC>* _evacuating_list;
+  static GrowableArrayCHeap<uint, mtGC>* _evacuated_list;   // to free once adjusted
+  static GrowableArrayCHeap<jlong, mtGC>* _held_labels;     // sorted
+  static size_t _objects_evacuated;
+  static size_t _words_evacuated;
+  static uint _labels_evacuated;
+
 public:
   static void initialize(TeraHeapRegions* regions);
-  static bool enabled();
+  static bool enabled() { return _regions != NULL; }
 
   // Before marking: picks the orphaned labels to trace in this full GC.
   static void prepare();

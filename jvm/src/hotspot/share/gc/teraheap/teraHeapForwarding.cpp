@@ -14,13 +14,8 @@
 #include "runtime/mutexLocker.hpp"
 #include "utilities/growableArray.hpp"
 
-struct TeraHeapMove {
-  HeapWord* from;
-  oop to;
-};
-
-static GrowableArrayCHeap<TeraHeapMove, mtGC>* _exposed = NULL;
-static Mutex* _exposed_lock = NULL;   // movers record in parallel
+GrowableArrayCHeap<TeraHeapForwarding::Move, mtGC>* TeraHeapForwarding::_exposed = NULL;
+Mutex* TeraHeapForwarding::_exposed_lock = NULL;
 
 // The filler starts at most this many words before a region boundary
 // (dense_prefix_end - 3 in the collector's case d, or min_fill_size), or one
@@ -37,18 +32,18 @@ void TeraHeapForwarding::record(oop old_copy, oop copy) {
     return;
   }
   MutexLocker ml(_exposed_lock, Mutex::_no_safepoint_check_flag);
-  _exposed->append(TeraHeapMove{from, copy});
+  _exposed->append(Move{from, copy});
 }
 
-static int compare_moves(TeraHeapMove* a, TeraHeapMove* b) {
+int TeraHeapForwarding::compare_moves(Move* a, Move* b) {
   return a->from < b->from ? -1 : (a->from > b->from ? 1 : 0);
 }
 
-static int compare_move_from(HeapWord* const& addr, const TeraHeapMove& move) {
+int TeraHeapForwarding::compare_move_from(HeapWord* const& addr, const Move& move) {
   return addr < move.from ? -1 : (addr > move.from ? 1 : 0);
 }
 
-static oop find_exposed(HeapWord* addr) {
+oop TeraHeapForwarding::find_exposed(HeapWord* addr) {
   if (_exposed == NULL) {
     return NULL;
   }
@@ -74,7 +69,7 @@ oop TeraHeapForwarding::forwardee_or_null(oop obj) {
 }
 
 void TeraHeapForwarding::initialize() {
-  _exposed = new GrowableArrayCHeap<TeraHeapMove, mtGC>(64);
+  _exposed = new GrowableArrayCHeap<Move, mtGC>(64);
   _exposed_lock = new Mutex(Mutex::leaf, "TeraHeapForwarding_lock", true, Mutex::_safepoint_check_never);
 }
 

@@ -9,6 +9,9 @@
 
 #include "memory/allStatic.hpp"
 #include "oops/oopsHierarchy.hpp"
+#include "utilities/growableArray.hpp"
+
+class Mutex;
 
 // Where the old copies of moved objects went, from the move until roots and
 // H2's fields are adjusted. The forwarding pointer in an old copy's mark word
@@ -19,6 +22,17 @@
 // exposed, so the moves of objects starting there are also kept here, to be
 // looked up first.
 class TeraHeapForwarding : AllStatic {
+  struct Move {
+    HeapWord* from;
+    oop to;
+  };
+  static GrowableArrayCHeap<Move, mtGC>* _exposed;   // sorted by moves_done
+  static Mutex* _exposed_lock;                       // movers record in parallel
+
+  static int compare_moves(Move* a, Move* b);
+  static int compare_move_from(HeapWord* const& addr, const Move& move);
+  static oop find_exposed(HeapWord* addr);
+
 public:
   static void initialize();
   // The move of `old_copy` to `copy`; kept if the old copy's header is exposed. Any GC worker.

@@ -23,17 +23,20 @@ class TeraHeapRegions;
 // are empty. Regions reached during the marking from roots are queued only,
 // and read once it is done, by all GC workers: so which tagged roots in H2
 // the marking from roots reaches tells which are held from outside H2
-// (TeraHeapEvacuation), and then:
+// (TeraHeapH2Roots), and then:
 //  - the work runs on the GC workers before reference processing, where
 //    Reference discovery belongs (a Reference in H1 reached from an H2 card is
 //    discovered like any other), and is balanced by their work stealing;
 //  - a region revived while References are processed (by a finalizer's
 //    keep-alive, or a soft reference the policy keeps) has its H1 referents
 //    marked in that same phase, before weaker References are looked at.
-// A traced region (TeraHeapEvacuation) has its dependencies and classes kept
+// A traced region (TeraHeapTrace) has its dependencies and classes kept
 // but its cards not read: the trace follows the fields of its reached objects,
 // and its cards would also make the fields of its dead objects roots.
 class TeraHeapLiveness : AllStatic {
+  // False during the marking from roots: regions it reaches wait in the queue.
+  static volatile bool _reading;
+
 public:
   // Before marking: every region is dead until marking reaches it, and the
   // regions it reaches are queued until read_reached_regions.
@@ -46,6 +49,11 @@ public:
   // Reads one queued live region into `cm`'s marking stacks; false if none was
   // queued, or the marking from roots is still running.
   static bool mark_from_live_region(TeraHeapRegions* regions, ParCompactionManager* cm);
+  // After read_reached_regions: marking skipped the summarized cards of
+  // regions whose summary (TeraHeapBackwardTargets) named only objects it
+  // would mark anyway; the GC workers read those of regions whose summary
+  // names an object that marking did not reach after all.
+  static void read_unconfirmed_summaries(TeraHeapRegions* regions);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPLIVENESS_HPP

@@ -41,7 +41,7 @@ void TeraHeapMoveBuffers::give_back_or_fill(HeapWord* p, size_t words) {
   if (!_regions->retract(p, words)) {
     guarantee(words >= CollectedHeap::min_fill_size(), "TeraHeap: an unfillable gap in H2");
     CollectedHeap::fill_with_object(p, words);
-    _regions->object_starts()->record(p);
+    TeraHeapObjectStarts::record(p);
   }
 }
 
@@ -97,7 +97,7 @@ void TeraHeapMoveBuffers::undo(jlong label, HeapWord* p, size_t words) {
     // Its regions stay, filled, until the next full GC finds them dead:
     // freeing them now would rewrite card residency that other movers set.
     CollectedHeap::fill_with_object(p, words);
-    _regions->object_starts()->record(p);
+    TeraHeapObjectStarts::record(p);
     return;
   }
   Buffer* b = buffer_of(label);

@@ -251,7 +251,7 @@ oop TeraHeapMover::copy(oop obj) {
     _buffers.undo(_label, to, words);
     return first;
   }
-  _regions->object_starts()->record(to);
+  TeraHeapObjectStarts::record(to);
   record_klass(_regions->index_of(to), obj->klass());
   // Its cards stay clean: only the fields that end up referring to H1, or to
   // another label, get theirs dirtied, so that the adjust step reads those

@@ -5,7 +5,7 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
 #include "oops/oop.inline.hpp"
@@ -16,13 +16,18 @@
 // Entries are 2 bytes per 32 KB block: the table's page covers 64 MB of H2.
 static const int table_shift = 14;   // log2(H2 bytes per table byte)
 
-TeraHeapObjectStarts::TeraHeapObjectStarts(MemRegion h2) : _h2(h2) {
+ReservedSpace TeraHeapObjectStarts::_rs;
+TeraHeapObjectStarts::Entry* TeraHeapObjectStarts::_entries = NULL;
+TeraHeapTablePages* TeraHeapObjectStarts::_pages = NULL;
+
+void TeraHeapObjectStarts::initialize() {
+  const MemRegion h2 = TeraHeapAddressSpace::range();
   STATIC_ASSERT(((size_t)1 << block_shift) / sizeof(Entry) == ((size_t)1 << table_shift));
   STATIC_ASSERT(block_words - 1 < none);
   const size_t bytes = align_up(h2.byte_size() >> table_shift, os::vm_page_size());
   _rs = ReservedSpace(bytes);
   if (!_rs.is_reserved()) {
-    TeraHeapArguments::fail("cannot reserve " SIZE_FORMAT "K of address space for H2's object start table: "
+    TeraHeapStartupError::fail("cannot reserve " SIZE_FORMAT "K of address space for H2's object start table: "
                             "lower -XX:TeraHeapSize", bytes / K);
   }
   MemTracker::record_virtual_memory_type((address)_rs.base(), mtGC);
@@ -35,8 +40,8 @@ void TeraHeapObjectStarts::commit(MemRegion mr) {
   _pages->commit(mr);
 }
 
-HeapWord* TeraHeapObjectStarts::object_start(HeapWord* addr, HeapWord* bottom) const {
-  assert(_h2.contains(addr) && bottom <= addr, "in H2, in the region");
+HeapWord* TeraHeapObjectStarts::object_start(HeapWord* addr, HeapWord* bottom) {
+  assert(TeraHeapAddressSpace::contains(addr) && bottom <= addr, "in H2, in the region");
   size_t b = block_of(addr);
   HeapWord* start = _entries[b] == none ? NULL : block_start(b) + _entries[b];
   if (start == NULL || start > addr) {
@@ -64,6 +69,6 @@ void TeraHeapObjectStarts::release(MemRegion mr, const TeraHeapRegions* regions)
   _pages->uncommit(mr, regions);
 }
 
-size_t TeraHeapObjectStarts::committed_bytes() const {
+size_t TeraHeapObjectStarts::committed_bytes() {
   return _pages->committed_bytes();
 }

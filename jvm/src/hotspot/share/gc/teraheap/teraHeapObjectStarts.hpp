@@ -7,7 +7,8 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPOBJECTSTARTS_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPOBJECTSTARTS_HPP
 
-#include "memory/allocation.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
+#include "memory/allStatic.hpp"
 #include "memory/memRegion.hpp"
 #include "memory/virtualspace.hpp"
 
@@ -23,30 +24,31 @@ class TeraHeapTablePages;
 // where an object always starts: a lookup never leaves the region. 64 KB per GB of H2 in
 // use (64 MB per TB), for a lookup that walks at most one block of object
 // headers: a card is looked up only when a collector must read it.
-class TeraHeapObjectStarts : public CHeapObj<mtGC> {
+class TeraHeapObjectStarts : AllStatic {
   typedef uint16_t Entry;
   static const Entry none = 0xFFFF;
   static const int block_shift = 15;
   static const size_t block_words = ((size_t)1 << block_shift) / HeapWordSize;
 
-  MemRegion           _h2;
-  ReservedSpace       _rs;
-  Entry*              _entries;
-  TeraHeapTablePages* _pages;
+  static ReservedSpace       _rs;
+  static Entry*              _entries;
+  static TeraHeapTablePages* _pages;
 
-  size_t block_of(const void* p) const { return pointer_delta(p, _h2.start(), 1) >> block_shift; }
-  HeapWord* block_start(size_t b) const { return _h2.start() + b * block_words; }
+  static size_t block_of(const void* p) {
+    return pointer_delta(p, TeraHeapAddressSpace::range().start(), 1) >> block_shift;
+  }
+  static HeapWord* block_start(size_t b) { return TeraHeapAddressSpace::range().start() + b * block_words; }
 
 public:
-  explicit TeraHeapObjectStarts(MemRegion h2);
+  static void initialize();
 
   // Before a region is filled, and after it is freed.
-  void commit(MemRegion mr);
-  void release(MemRegion mr, const TeraHeapRegions* regions);
+  static void commit(MemRegion mr);
+  static void release(MemRegion mr, const TeraHeapRegions* regions);
 
   // An object was placed at p. Any GC worker: two racing over an entry both
   // write a start in its block.
-  void record(HeapWord* p) {
+  static void record(HeapWord* p) {
     const size_t b = block_of(p);
     if (_entries[b] == none) {
       _entries[b] = (Entry)pointer_delta(p, block_start(b));
@@ -54,9 +56,9 @@ public:
   }
   // The start of the object that covers addr, which must be inside a filled
   // part of H2, in the region (or multi-region object) starting at bottom.
-  HeapWord* object_start(HeapWord* addr, HeapWord* bottom) const;
+  static HeapWord* object_start(HeapWord* addr, HeapWord* bottom);
 
-  size_t committed_bytes() const;
+  static size_t committed_bytes();
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPOBJECTSTARTS_HPP

@@ -16,6 +16,8 @@
 // touch maps in a fresh page of zeros. (os/linux: teraHeapPageMap_linux.cpp,
 // from mmap, madvise and /proc/self/pagemap.)
 class TeraHeapPageMap : AllStatic {
+  static int _fd;   // the kernel's page map, -1 if it cannot be read
+
 public:
   // The most pages one call to resident() answers for.
   static const size_t max_pages = 2048;

@@ -5,25 +5,15 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.hpp"
-#include "gc/parallel/psCardTable.hpp"
-#include "gc/teraheap/teraHeapBackwardTargets.hpp"
-#include "gc/teraheap/teraHeapCards.hpp"
-#include "gc/teraheap/teraHeapFile.hpp"
-#include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
-#include "gc/teraheap/teraHeapStorageReleaser.hpp"
 #include "logging/log.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
 #include "utilities/align.hpp"
 
-TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile* file) :
-    _h2(h2),
-    _region_words(region_size / HeapWordSize),
-    _count((uint)(h2.byte_size() / region_size)),
-    _file(file),
-    _releaser(new TeraHeapStorageReleaser(file, region_size, _count)),
+TeraHeapRegions::TeraHeapRegions(TeraHeapRegionBacking* backing) :
+    _count(TeraHeapAddressSpace::region_count()),
+    _backing(backing),
     _claim_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_claim_lock", true, Mutex::_safepoint_check_never)),
     _metadata_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_metadata_lock", true, Mutex::_safepoint_check_never)),
     _pending_lock(new Mutex(Mutex::leaf, "TeraHeapRegions_lock", true, Mutex::_safepoint_check_never)),
@@ -35,9 +25,7 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
     _regions_freed(0),
     _regions_in_use(0),
     _storage_full(false),
-    _in_use(16),
-    _object_starts(new TeraHeapObjectStarts(h2)),
-    _backward_targets(new TeraHeapBackwardTargets(_count)) {
+    _in_use(16) {
   _top = NEW_C_HEAP_ARRAY(HeapWord*, _count, mtGC);
   _label = NEW_C_HEAP_ARRAY(jlong, _count, mtGC);
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
@@ -56,29 +44,11 @@ TeraHeapRegions::TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile*
   }
 }
 
-void TeraHeapRegions::threads_do(ThreadClosure* tc) const {
-  _releaser->threads_do(tc);
-}
-
 bool TeraHeapRegions::open(uint i, jlong label, uint start) {
-  // A freed region's storage went back to the file system, or is queued to
-  // (and without preallocation it never had any); take it back before writing.
-  _releaser->reclaim(i);
-  const size_t offset = pointer_delta(bottom(i), _h2.start(), 1);
-  const size_t bytes = _region_words * HeapWordSize;
-  if (!_file->reserve_storage(offset, bytes)) {
-    // The room may be in storage that freed regions are still giving back.
-    _releaser->drain();
-    if (!_file->reserve_storage(offset, bytes)) {
-      // A failed allocation may have kept part of the range: give it back.
-      _releaser->release(i, i + 1);
-      _storage_full = true;
-      return false;
-    }
+  if (!_backing->bring_up(i)) {
+    _storage_full = true;
+    return false;
   }
-  const MemRegion mr(bottom(i), _region_words);
-  TeraHeapCards::commit(mr);
-  _object_starts->commit(mr);
   _regions_in_use++;
   _top[i] = bottom(i);
   _label[i] = label;
@@ -130,23 +100,10 @@ void TeraHeapRegions::close_label(jlong label) {
   }
 }
 
-// Regions just marked free give back their tables' pages (those that no
-// region in use shares) now, and their storage soon, outside the pause.
-void TeraHeapRegions::release(MemRegion mr) {
-  const uint first = raw_index_of(mr.start());
-  const uint end = first + (uint)(mr.word_size() / _region_words);
-  TeraHeapCards::release(mr, this);
-  _object_starts->release(mr, this);
-  for (uint i = first; i < end; i++) {
-    _backward_targets->clear(i);
-  }
-  _releaser->release(first, end);
-}
-
 // Contiguous regions of its own for an object larger than a region; the last
 // one's tail stays unused.
 HeapWord* TeraHeapRegions::claim_run(jlong label, size_t words) {
-  const uint n = (uint)((words + _region_words - 1) / _region_words);
+  const uint n = (uint)((words + region_words() - 1) / region_words());
   uint first;
   if (!claim_free_run(n, &first)) {
     return NULL;
@@ -159,7 +116,7 @@ HeapWord* TeraHeapRegions::claim_run(jlong label, size_t words) {
         _regions_in_use--;
       }
       if (i > first) {
-        release(MemRegion(bottom(first), bottom(i)));
+        _backing->take_down(first, i, this);
       }
       return NULL;
     }
@@ -174,13 +131,13 @@ HeapWord* TeraHeapRegions::claim_run(jlong label, size_t words) {
 HeapWord* TeraHeapRegions::claim(jlong label, size_t min_words, size_t want_words, size_t* got) {
   assert(min_words <= want_words, "a range");
   MutexLocker ml(_claim_lock, Mutex::_no_safepoint_check_flag);
-  if (min_words > _region_words) {
+  if (min_words > region_words()) {
     *got = min_words;
     return claim_run(label, min_words);
   }
   uint r = open_region_of(label);
   if (r == UINT_MAX || is_free(r) || _label[r] != label || _start[r] != r ||
-      pointer_delta(bottom(r) + _region_words, _top[r]) < min_words) {
+      pointer_delta(bottom(r) + region_words(), _top[r]) < min_words) {
     // No free region: H2 is full for this label. Another label's open region
     // may still have room, but objects put there would live and die with that
     // label's region, and keep their H1 referents alive with it.
@@ -190,7 +147,7 @@ HeapWord* TeraHeapRegions::claim(jlong label, size_t min_words, size_t want_word
     _in_use.append(r);
     set_open_region(label, r);
   }
-  *got = MIN2(want_words, pointer_delta(bottom(r) + _region_words, _top[r]));
+  *got = MIN2(want_words, pointer_delta(bottom(r) + region_words(), _top[r]));
   HeapWord* result = _top[r];
   _top[r] += *got;
   _has_cards[r] = true;
@@ -204,7 +161,7 @@ void TeraHeapRegions::free_run(uint first, uint end) {
     if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
     if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
   }
-  release(MemRegion(bottom(first), bottom(end)));
+  _backing->take_down(first, end, this);
   if (first < _free_hint) {
     _free_hint = first;
   }
@@ -212,7 +169,7 @@ void TeraHeapRegions::free_run(uint first, uint end) {
 
 bool TeraHeapRegions::retract(HeapWord* p, size_t words) {
   MutexLocker ml(_claim_lock, Mutex::_no_safepoint_check_flag);
-  assert(words <= _region_words, "within a region");
+  assert(words <= region_words(), "within a region");
   const uint r = index_of(p);
   if (_top[r] != p + words) {
     return false;

@@ -15,11 +15,18 @@
 
 class Klass;
 class Mutex;
-class TeraHeapBackwardTargets;
-class TeraHeapFile;
-class TeraHeapObjectStarts;
-class TeraHeapStorageReleaser;
-class ThreadClosure;
+class TeraHeapRegions;
+
+// What stands behind a region in use besides its entry in the table: storage
+// and side tables (TeraHeapBacking). Brought up when a region opens, taken
+// down when regions are freed.
+class TeraHeapRegionBacking : public CHeapObj<mtGC> {
+public:
+  // False if the file system has no room for the region's storage.
+  virtual bool bring_up(uint region) = 0;
+  // Regions [first, end) were freed; `regions` tells which are still in use.
+  virtual void take_down(uint first, uint end, const TeraHeapRegions* regions) = 0;
+};
 
 // H2 cut into fixed-size regions. Each label fills regions of its own,
 // append-only; an object larger than a region takes contiguous regions (the
@@ -30,7 +37,7 @@ class ThreadClosure;
 // References between regions of one label are recorded once, when the group
 // moves, and kept: a group is one unit. A region that two groups of a label
 // share (a label reused for successive groups) links them too, so a dropped
-// group is freed by tracing its label (TeraHeapEvacuation), not here.
+// group is freed by tracing its label (TeraHeapTrace, TeraHeapEvacuation), not here.
 // References to another label's regions keep their cards non-clean, are found
 // again by every full GC, and so stop keeping the other group alive as soon as
 // the mutator drops them.
@@ -42,11 +49,8 @@ class ThreadClosure;
 // its cards (TeraHeapLiveness). So a region is read once per full GC, on the
 // thread and at the moment that marking reaches it.
 class TeraHeapRegions : public CHeapObj<mtGC> {
-  MemRegion       _h2;
-  size_t          _region_words;
-  uint            _count;
-  TeraHeapFile*   _file;
-  TeraHeapStorageReleaser* _releaser;
+  const uint      _count;
+  TeraHeapRegionBacking* const _backing;
 
   HeapWord**      _top;          // NULL: the region is free
   jlong*          _label;
@@ -77,23 +81,19 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   // to H2's capacity.
   GrowableArrayCHeap<uint, mtGC> _in_use;
 
-  TeraHeapObjectStarts* _object_starts;
-  TeraHeapBackwardTargets* _backward_targets;
-
   bool is_free(uint i) const { return _top[i] == NULL; }
   bool claim_free_run(uint n, uint* first);
   bool open(uint i, jlong label, uint start);
   HeapWord* claim_run(jlong label, size_t words);
   void free_run(uint first, uint end);
-  void release(MemRegion mr);
   uint open_region_of(jlong label) const;
   void set_open_region(jlong label, uint region);
 
 public:
-  TeraHeapRegions(MemRegion h2, size_t region_size, TeraHeapFile* file);
+  explicit TeraHeapRegions(TeraHeapRegionBacking* backing);
 
   uint count() const { return _count; }
-  size_t region_words() const { return _region_words; }
+  size_t region_words() const { return TeraHeapAddressSpace::region_words(); }
   HeapWord* bottom(uint i) const { return TeraHeapAddressSpace::region_bottom(i); }
   // What start region i holds: its objects, or the one object it starts.
   MemRegion used(uint i) const { return MemRegion(bottom(i), top(i)); }
@@ -105,9 +105,6 @@ public:
   }
   uint raw_index_of(const void* p) const { return TeraHeapAddressSpace::region_index(p); }
   jlong label(uint i) const { return _label[i]; }
-  TeraHeapObjectStarts* object_starts() { return _object_starts; }
-  TeraHeapBackwardTargets* backward_targets() { return _backward_targets; }
-  void threads_do(ThreadClosure* tc) const;
   // Start regions in use: in_use_region(k) for k below in_use_count().
   int in_use_count() const { return _in_use.length(); }
   // Puts them in address order (after regions opened), so that neighbours in

@@ -12,11 +12,10 @@
 #include "runtime/mutexLocker.hpp"
 #include "utilities/growableArray.hpp"
 
-static Mutex* _lock = NULL;
-static GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* _roots = NULL;
-static GrowableArrayCHeap<jlong, mtGC>* _movable = NULL;
-// Entries whose root died are dropped when the table has doubled since the last sweep.
-static int _sweep_at = 64;
+Mutex* TeraHeapRoots::_lock = NULL;
+GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* TeraHeapRoots::_roots = NULL;
+GrowableArrayCHeap<jlong, mtGC>* TeraHeapRoots::_movable = NULL;
+int TeraHeapRoots::_sweep_at = 64;
 
 void TeraHeapRoots::initialize() {
   _lock = new Mutex(Mutex::leaf, "TeraHeapTaggedRoots_lock", true, Mutex::_safepoint_check_never);
@@ -24,13 +23,9 @@ void TeraHeapRoots::initialize() {
   _movable = new GrowableArrayCHeap<jlong, mtGC>(16);
 }
 
-GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* teraheap_root_table() {
-  return _roots;
-}
-
 // Drops entries whose root was collected or already moved to H2; returns the handles to destroy
 // once the lock is released.
-static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
+void TeraHeapRoots::sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
   int kept = 0;
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapTaggedRoot e = _roots->at(i);

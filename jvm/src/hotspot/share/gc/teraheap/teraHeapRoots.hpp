@@ -13,11 +13,27 @@
 #include "utilities/globalDefinitions.hpp"
 #include "utilities/growableArray.hpp"
 
+class Mutex;
+
+// A tagged root, held weakly, and its label.
+struct TeraHeapTaggedRoot {
+  jweak root;
+  jlong label;
+};
+
 // The side table of tagged roots: (root, label) pairs that tagRoot() records
 // and the labels that move() advises to move. Roots are held weakly, so that
 // tagging never keeps an object alive; objects carry no tag of their own,
 // which is why TeraHeap costs no header space.
 class TeraHeapRoots : AllStatic {
+  static Mutex* _lock;
+  static GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* _roots;   // in tagging order
+  static GrowableArrayCHeap<jlong, mtGC>* _movable;              // labels with a move hint
+  // Entries whose root died are dropped when the table has doubled since the last sweep.
+  static int _sweep_at;
+
+  static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead);
+
 public:
   static void initialize();
 

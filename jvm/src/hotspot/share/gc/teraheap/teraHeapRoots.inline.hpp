@@ -12,19 +12,10 @@
 #include "runtime/jniHandles.inline.hpp"
 #include "utilities/growableArray.hpp"
 
-struct TeraHeapTaggedRoot {
-  jweak root;
-  jlong label;
-};
-
-// The table itself, for roots_do.
-GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* teraheap_root_table();
-
 template <typename F>
 void TeraHeapRoots::roots_do(F f) {
-  GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* table = teraheap_root_table();
-  for (int i = 0; i < table->length(); i++) {
-    const TeraHeapTaggedRoot& e = table->at(i);
+  for (int i = 0; i < _roots->length(); i++) {
+    const TeraHeapTaggedRoot& e = _roots->at(i);
     oop root = JNIHandles::resolve(e.root);
     if (root != NULL) {
       f(root, e.label);

@@ -5,7 +5,7 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeapArguments.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapPageMap.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
@@ -39,7 +39,7 @@ TeraHeapTablePages::TeraHeapTablePages(MemRegion h2, char* table, int block_shif
   // in use and free ones, and a terabyte H2 of interleaved used and free
   // regions could reach vm.max_map_count: a crash at the next commit.
   if (!TeraHeapPageMap::map_table(_table, bytes)) {
-    TeraHeapArguments::fail("cannot map %s (" SIZE_FORMAT "K of address space): %s", _name, bytes / K,
+    TeraHeapStartupError::fail("cannot map %s (" SIZE_FORMAT "K of address space): %s", _name, bytes / K,
                             os::strerror(errno));
   }
 }

@@ -23,6 +23,8 @@
 #define TERAHEAP_HAS_USERFAULTFD 1
 #endif
 
+TeraHeapCardFaultThread* TeraHeapCardFaults::_thread = NULL;
+
 #ifdef TERAHEAP_HAS_USERFAULTFD
 
 // Serves the faults: notes the page, then maps in a page of zeros (the dirty
@@ -112,8 +114,6 @@ void TeraHeapCardFaultThread::run() {
     }
   }
 }
-
-static TeraHeapCardFaultThread* _thread = NULL;
 
 static int open_userfaultfd() {
   // User-mode faults are all the barrier and the collectors make, and the

@@ -16,7 +16,7 @@
 static const uint64_t pagemap_present = (uint64_t)1 << 63;
 static const uint64_t pagemap_swapped = (uint64_t)1 << 62;
 
-static int _pagemap = -1;
+int TeraHeapPageMap::_fd = -1;
 
 bool TeraHeapPageMap::map_table(char* at, size_t bytes) {
   if (::mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -28,20 +28,20 @@ bool TeraHeapPageMap::map_table(char* at, size_t bytes) {
 }
 
 bool TeraHeapPageMap::initialize() {
-  _pagemap = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  _fd = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
   uint64_t entry;
-  if (_pagemap >= 0 && ::pread(_pagemap, &entry, sizeof(entry), 0) != (ssize_t)sizeof(entry)) {
-    ::close(_pagemap);
-    _pagemap = -1;
+  if (_fd >= 0 && ::pread(_fd, &entry, sizeof(entry), 0) != (ssize_t)sizeof(entry)) {
+    ::close(_fd);
+    _fd = -1;
   }
-  return _pagemap >= 0;
+  return _fd >= 0;
 }
 
 void TeraHeapPageMap::resident(const char* first, size_t n, bool* backed) {
   assert(n <= max_pages, "one read");
   const size_t vpage = (uintptr_t)first / os::vm_page_size();
   uint64_t entries[max_pages];
-  const ssize_t got = ::pread(_pagemap, entries, n * sizeof(uint64_t), (off_t)(vpage * sizeof(uint64_t)));
+  const ssize_t got = ::pread(_fd, entries, n * sizeof(uint64_t), (off_t)(vpage * sizeof(uint64_t)));
   for (size_t i = 0; i < n; i++) {
     backed[i] = got < (ssize_t)((i + 1) * sizeof(uint64_t)) ||
                 (entries[i] & (pagemap_present | pagemap_swapped)) != 0;

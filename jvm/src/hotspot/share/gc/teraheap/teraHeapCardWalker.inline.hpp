@@ -1,0 +1,125 @@
+/*
+ * Walking a region's cards, and the fields each card covers.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPCARDWALKER_INLINE_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPCARDWALKER_INLINE_HPP
+
+#include "gc/shared/cardTable.hpp"
+#include "gc/teraheap/teraHeapCardResidency.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapObjectStarts.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "memory/allStatic.hpp"
+#include "memory/iterator.inline.hpp"
+#include "memory/memRegion.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/os.hpp"
+#include "utilities/align.hpp"
+
+// How every collection reads H2's cards: a region at a time, card by card,
+// with the objects that reach into each card, skipping what is clean.
+class TeraHeapCardWalker : AllStatic {
+  // For a store into an object's field the barrier marks the card of the
+  // object's header, not of the field (object arrays excepted). A dirty card
+  // therefore stands for every card of the objects whose headers it holds: mark
+  // those too, so that each card is then scanned on its own, every field once.
+  static void spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord* card_end);
+
+public:
+  // Walks the cards of start region r (an object that spans regions is walked
+  // from its first), calling `scan_card` on each card `wanted` selects, with an
+  // object that reaches into it. Pages of cards the kernel does not back are
+  // all clean and skipped; with `give_back`, so are pages found all clean, which
+  // are then given back (TeraHeapCardResidency). The region's residency must
+  // have been refreshed in this pause.
+  template <typename Wanted, typename ScanCard>
+  static void walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card);
+  // Iterates the fields within `mr` of the objects from `obj` on.
+  template <typename Closure>
+  static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl);
+};
+
+inline void TeraHeapCardWalker::spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord* card_end) {
+  for (HeapWord* p = obj; p < card_end; ) {
+    oop o = cast_to_oop(p);
+    HeapWord* const end = p + o->size();
+    if (p >= card_start && end > card_end && o->is_instance()) {
+      TeraHeapCards::dirty_range(MemRegion(card_end, end));
+    }
+    p = end;
+  }
+}
+
+template <typename Wanted, typename ScanCard>
+void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card) {
+  CardTable* ct = TeraHeapCards::table();
+  HeapWord* const bottom = regions->bottom(r);
+  HeapWord* const top = regions->top(r);
+  if (top == bottom) {
+    return;
+  }
+  // The cards of the regions r spans are read by this walk alone.
+  HeapWord* const span_end = bottom + align_up(pointer_delta(top, bottom), regions->region_words());
+  HeapWord* obj = bottom;   // an object start at or before the current card
+  for (HeapWord* page_start = bottom; page_start < top; ) {
+    CardTable::CardValue* const page = align_down(ct->byte_for(page_start), os::vm_page_size());
+    HeapWord* const page_end = ct->addr_for(page + os::vm_page_size());
+    HeapWord* const to = MIN2(top, page_end);
+    if (!TeraHeapCardResidency::is_resident(page)) {
+      // All clean up to the next page that may hold anything.
+      CardTable::CardValue* const next = TeraHeapCardResidency::next_resident(page, ct->byte_for(top - 1) + 1);
+      page_start = next == NULL ? top : MAX2(to, ct->addr_for(next));
+      continue;
+    }
+    if (give_back && ct->addr_for(page) >= bottom && page_end <= span_end &&
+        TeraHeapCardResidency::give_back_if_clean(page, ct->byte_for(to - 1) + 1)) {
+      page_start = to;
+      continue;
+    }
+    for (HeapWord* card_start = page_start; card_start < to; card_start += CardTable::card_size_in_words) {
+      CardTable::CardValue* card = ct->byte_for(card_start);
+      // Most of a moved group's cards are clean: skip them a word at a time,
+      // never reading past `to` (the next page of cards may not be mapped).
+      const size_t cards_per_word = sizeof(uintptr_t);
+      while (card_start + cards_per_word * CardTable::card_size_in_words <= to && is_aligned(card, cards_per_word) &&
+             *(uintptr_t*)card == (uintptr_t)CardTable::clean_card_row_val()) {
+        card += cards_per_word;
+        card_start += cards_per_word * CardTable::card_size_in_words;
+      }
+      if (card_start >= to || !wanted(*card)) {
+        continue;
+      }
+      HeapWord* const card_end = MIN2(card_start + CardTable::card_size_in_words, top);
+      // The current object may still cover the card (a large array): then it
+      // is the one. Otherwise jump with the start table when far behind, or walk.
+      HeapWord* obj_end = obj + cast_to_oop(obj)->size();
+      if (obj_end <= card_start && pointer_delta(card_start, obj_end) > 8 * CardTable::card_size_in_words) {
+        obj = TeraHeapObjectStarts::object_start(card_start, bottom);
+        obj_end = obj + cast_to_oop(obj)->size();
+      }
+      while (obj_end <= card_start) {
+        obj = obj_end;
+        obj_end = obj + cast_to_oop(obj)->size();
+      }
+      if (*card == TeraHeapCards::dirty) {
+        spread_imprecise_mark(obj, card_start, card_end);
+      }
+      scan_card(card, MemRegion(card_start, card_end), obj);
+    }
+    page_start = to;
+  }
+}
+
+template <typename Closure>
+void TeraHeapCardWalker::iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl) {
+  while (obj < mr.end()) {
+    oop o = cast_to_oop(obj);
+    o->oop_iterate(cl, mr);
+    obj += o->size();
+  }
+}
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPCARDWALKER_INLINE_HPP

@@ -1,0 +1,216 @@
+/*
+ * One full GC's trace of orphaned labels' regions, object by object.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/psCompactionManager.inline.hpp"
+#include "gc/shared/collectedHeap.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
+#include "gc/teraheap/teraHeapCardWalker.inline.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapH2Roots.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapTrace.hpp"
+#include "logging/log.hpp"
+#include "memory/iterator.inline.hpp"
+#include "oops/access.inline.hpp"
+#include "oops/compressedOops.inline.hpp"
+#include "oops/objArrayKlass.inline.hpp"
+#include "oops/objArrayOop.inline.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/atomic.hpp"
+#include "runtime/mutex.hpp"
+#include "runtime/mutexLocker.hpp"
+#include "utilities/bitMap.inline.hpp"
+
+// Elements of an object array a trace follows at a time, so that an array of
+// millions costs the stack a chunk, not an entry per element.
+static const int trace_elements_per_chunk = 512;
+
+TeraHeapRegions* TeraHeapTrace::_regions = NULL;
+TeraHeapTracedRegion** TeraHeapTrace::_traced = NULL;
+GrowableArrayCHeap<uint, mtGC>* TeraHeapTrace::_list = NULL;
+Mutex* TeraHeapTrace::_queue_lock = NULL;
+GrowableArrayCHeap<oop, mtGC>* TeraHeapTrace::_queue = NULL;
+volatile int TeraHeapTrace::_queue_length = 0;
+volatile int TeraHeapTrace::_deepest = 0;
+
+void TeraHeapTrace::initialize(TeraHeapRegions* regions) {
+  _regions = regions;
+  _traced = NEW_C_HEAP_ARRAY(TeraHeapTracedRegion*, regions->count(), mtGC);
+  for (uint i = 0; i < regions->count(); i++) {
+    _traced[i] = NULL;
+  }
+  _list = new GrowableArrayCHeap<uint, mtGC>(16);
+  _queue = new GrowableArrayCHeap<oop, mtGC>(64);
+  _queue_lock = new Mutex(Mutex::leaf, "TeraHeapTrace_lock", true, Mutex::_safepoint_check_never);
+}
+
+void TeraHeapTrace::add(uint r) {
+  // Bits for what the region holds: nothing is added to a closed label's regions.
+  _traced[r] = new TeraHeapTracedRegion(_regions->bottom(r), _regions->used(r).word_size());
+  _list->append(r);
+}
+
+// Records obj if its region is traced; true the first time.
+bool TeraHeapTrace::reach(uint r, oop obj) {
+  TeraHeapTracedRegion* t = _traced[r];
+  return t != NULL && t->reached.par_set_bit(t->bit(obj));
+}
+
+void TeraHeapTrace::reached(uint r, oop obj) {
+  if (reach(r, obj)) {
+    MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
+    _queue->push(obj);
+    Atomic::release_store(&_queue_length, _queue->length());
+  }
+}
+
+// An object to follow, or an object array to follow from element `from` on.
+struct TeraHeapTraceWork {
+  oop obj;
+  int from;
+};
+typedef GrowableArrayCHeap<TeraHeapTraceWork, mtGC> TeraHeapTraceStack;
+
+// Follows a traced object's fields: H1 referents are marked, traced H2
+// referents followed in turn, other H2 referents' regions made live.
+class TeraHeapTraceClosure : public BasicOopIterateClosure {
+  TeraHeapRegions* _regions;
+  ParCompactionManager* _cm;
+  TeraHeapTraceStack* _stack;
+  bool (*_reach)(uint, oop);
+public:
+  TeraHeapTraceClosure(TeraHeapRegions* regions, ParCompactionManager* cm, TeraHeapTraceStack* stack,
+                       bool reach(uint, oop)) :
+    _regions(regions), _cm(cm), _stack(stack), _reach(reach) {}
+
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (CompressedOops::is_null(heap_oop)) {
+      return;
+    }
+    oop o = CompressedOops::decode_not_null(heap_oop);
+    if (!TeraHeapAddressSpace::contains(o)) {
+      _cm->mark_and_push(p);
+      return;
+    }
+    _regions->mark_live(_regions->raw_index_of(o));
+    const uint r = _regions->index_of(o);
+    TeraHeapH2Roots::note_reached(r, o);
+    if (_reach(r, o)) {
+      _stack->push(TeraHeapTraceWork{o, 0});
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeapTrace::note_depth(int depth) {
+  int deepest = Atomic::load(&_deepest);
+  while (depth > deepest) {
+    const int seen = Atomic::cmpxchg(&_deepest, deepest, depth);
+    if (seen == deepest) {
+      return;
+    }
+    deepest = seen;
+  }
+}
+
+bool TeraHeapTrace::trace(ParCompactionManager* cm) {
+  if (Atomic::load_acquire(&_queue_length) == 0) {
+    return false;
+  }
+  TeraHeapTraceStack stack(64);
+  {
+    MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
+    if (_queue->is_empty()) {
+      return false;
+    }
+    stack.push(TeraHeapTraceWork{_queue->pop(), 0});
+    Atomic::release_store(&_queue_length, _queue->length());
+  }
+  TeraHeapTraceClosure cl(_regions, cm, &stack, reach);
+  int deepest = 0;
+  while (stack.is_nonempty()) {
+    deepest = MAX2(deepest, stack.length());
+    const TeraHeapTraceWork w = stack.pop();
+    if (w.from == 0) {
+      Atomic::add(&_traced[_regions->index_of(w.obj)]->live_words, (size_t)w.obj->size());
+    }
+    if (!w.obj->is_objArray()) {
+      w.obj->oop_iterate(&cl);
+      continue;
+    }
+    // The rest of the array waits below the chunk's elements.
+    const objArrayOop a = objArrayOop(w.obj);
+    const int end = MIN2(a->length(), w.from + trace_elements_per_chunk);
+    if (end < a->length()) {
+      stack.push(TeraHeapTraceWork{a, end});
+    }
+    a->oop_iterate_range(&cl, w.from, end);
+  }
+  note_depth(deepest);
+  return true;
+}
+
+bool TeraHeapTrace::is_traced_region(const void* p) {
+  return _traced[_regions->index_of(p)] != NULL;
+}
+
+bool TeraHeapTrace::is_reached(oop obj) {
+  const TeraHeapTracedRegion* t = _traced[_regions->index_of(obj)];
+  return t->reached.at(t->bit(obj));
+}
+
+size_t TeraHeapTrace::fill_unreached(uint r) {
+  size_t filled = 0;
+  HeapWord* seen_to = _regions->bottom(r);   // objects below were looked at
+  TeraHeapCardWalker::walk(_regions, r, false,
+             [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+               for (HeapWord* p = MAX2(obj, seen_to); p < mr.end(); ) {
+                 oop o = cast_to_oop(p);
+                 const size_t size = o->size();
+                 if (!is_reached(o)) {
+                   // Its header only: the rest of the page in H2 stays as it was.
+                   CollectedHeap::fill_with_object(p, size, false /* zap */);
+                   filled++;
+                 }
+                 p += size;
+                 seen_to = p;
+               }
+             });
+  return filled;
+}
+
+// Before anything is moved into them again: a freed region may be opened for
+// another label in this same GC.
+void TeraHeapTrace::forget_freed() {
+  int kept = 0;
+  for (int k = 0; k < _list->length(); k++) {
+    const uint r = _list->at(k);
+    if (_regions->in_use(r)) {
+      _list->at_put(kept++, r);
+    } else {
+      delete _traced[r];
+      _traced[r] = NULL;
+    }
+  }
+  _list->trunc_to(kept);
+}
+
+void TeraHeapTrace::clear() {
+  for (int k = 0; k < _list->length(); k++) {
+    delete _traced[_list->at(k)];
+    _traced[_list->at(k)] = NULL;
+  }
+  _list->clear();
+}
+
+void TeraHeapTrace::log_depth() {
+  log_debug(gc, teraheap)("Tracing had at most %d objects waiting at once", Atomic::load(&_deepest));
+  Atomic::store(&_deepest, 0);
+}
