@@ -7,10 +7,10 @@
 #include "precompiled.hpp"
 #include "gc/shared/gc_globals.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
-#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapH1SizePolicy.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "logging/log.hpp"
 #include "runtime/arguments.hpp"
 #include "runtime/globals_extension.hpp"
@@ -50,7 +50,7 @@ static void select_parallel_collector() {
   const char* other = other_collector_flag();
   if (other != NULL) {
     TeraHeapStartupError::fail("-XX:+EnableTeraHeap works with the Parallel collector only: "
-                            "remove %s (TeraHeap selects -XX:+UseParallelGC itself)", other);
+                               "remove %s (TeraHeap selects -XX:+UseParallelGC itself)", other);
   }
   if (FLAG_IS_DEFAULT(UseParallelGC)) {
     FLAG_SET_ERGO(UseParallelGC, true);
@@ -60,11 +60,11 @@ static void select_parallel_collector() {
 static void check_incompatible_flags() {
   if (AllocateHeapAt != NULL) {
     TeraHeapStartupError::fail("-XX:+EnableTeraHeap cannot be combined with -XX:AllocateHeapAt: "
-                            "H2 is the file-backed heap and H1 stays in DRAM; remove -XX:AllocateHeapAt");
+                               "H2 is the file-backed heap and H1 stays in DRAM; remove -XX:AllocateHeapAt");
   }
   if (UseLargePages && !UseTransparentHugePages) {
     TeraHeapStartupError::fail("-XX:+EnableTeraHeap cannot map its file inside a hugetlbfs heap: "
-                            "remove -XX:+UseLargePages or use -XX:+UseTransparentHugePages");
+                               "remove -XX:+UseLargePages or use -XX:+UseTransparentHugePages");
   }
 }
 
@@ -72,48 +72,48 @@ static void check_sizes() {
   if (!is_power_of_2(TeraHeapRegionSize) ||
       TeraHeapRegionSize < min_region_size || TeraHeapRegionSize > max_region_size) {
     TeraHeapStartupError::fail("-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT " is invalid: "
-                            "use a power of two between 1M and 1G, e.g. -XX:TeraHeapRegionSize=32M",
-                            TH_SIZE_ARGS(TeraHeapRegionSize));
+                               "use a power of two between 1M and 1G, e.g. -XX:TeraHeapRegionSize=32M",
+                               TH_SIZE_ARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize == 0) {
     TeraHeapStartupError::fail("-XX:TeraHeapSize=0 is invalid: give H2 a size that is a multiple of "
-                            "-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT ", e.g. -XX:TeraHeapSize=16G",
-                            TH_SIZE_ARGS(TeraHeapRegionSize));
+                               "-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT ", e.g. -XX:TeraHeapSize=16G",
+                               TH_SIZE_ARGS(TeraHeapRegionSize));
   }
   if (TeraHeapSize > max_h2_size) {
     TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is too large: the most H2 can address is "
-                            TH_SIZE_FORMAT, TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(max_h2_size));
+                               TH_SIZE_FORMAT, TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(max_h2_size));
   }
   if (!is_aligned(TeraHeapSize, TeraHeapRegionSize)) {
     const size_t below = align_down(TeraHeapSize, TeraHeapRegionSize);
     const size_t above = align_up(TeraHeapSize, TeraHeapRegionSize);
     if (below == 0) {
       TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is smaller than one region "
-                              "(-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT "): use -XX:TeraHeapSize=" TH_SIZE_FORMAT
-                              " or a smaller region size",
-                              TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize), TH_SIZE_ARGS(above));
+                                 "(-XX:TeraHeapRegionSize=" TH_SIZE_FORMAT "): use -XX:TeraHeapSize=" TH_SIZE_FORMAT
+                                 " or a smaller region size",
+                                 TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize), TH_SIZE_ARGS(above));
     }
     TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " is not a multiple of -XX:TeraHeapRegionSize="
-                            TH_SIZE_FORMAT ": use " TH_SIZE_FORMAT " or " TH_SIZE_FORMAT,
-                            TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize),
-                            TH_SIZE_ARGS(below), TH_SIZE_ARGS(above));
+                               TH_SIZE_FORMAT ": use " TH_SIZE_FORMAT " or " TH_SIZE_FORMAT,
+                               TH_SIZE_ARGS(TeraHeapSize), TH_SIZE_ARGS(TeraHeapRegionSize),
+                               TH_SIZE_ARGS(below), TH_SIZE_ARGS(above));
   }
 }
 
 static void check_thresholds() {
   if (TeraHeapHighThreshold == 0 || TeraHeapHighThreshold > 100) {
     TeraHeapStartupError::fail("-XX:TeraHeapHighThreshold=" UINTX_FORMAT " is invalid: "
-                            "give a percent between 1 and 100, e.g. 85", TeraHeapHighThreshold);
+                               "give a percent between 1 and 100, e.g. 85", TeraHeapHighThreshold);
   }
   if (TeraHeapEvacuationLiveThresholdPercent > 100) {
     TeraHeapStartupError::fail("-XX:TeraHeapEvacuationLiveThresholdPercent=" UINTX_FORMAT " is invalid: "
-                            "give a percent between 0 (never evacuate) and 100, e.g. 50",
-                            TeraHeapEvacuationLiveThresholdPercent);
+                               "give a percent between 0 (never evacuate) and 100, e.g. 50",
+                               TeraHeapEvacuationLiveThresholdPercent);
   }
   if (TeraHeapLowThreshold >= TeraHeapHighThreshold) {
     TeraHeapStartupError::fail("-XX:TeraHeapLowThreshold=" UINTX_FORMAT " must be below "
-                            "-XX:TeraHeapHighThreshold=" UINTX_FORMAT ", e.g. 50 and 85",
-                            TeraHeapLowThreshold, TeraHeapHighThreshold);
+                               "-XX:TeraHeapHighThreshold=" UINTX_FORMAT ", e.g. 50 and 85",
+                               TeraHeapLowThreshold, TeraHeapHighThreshold);
   }
 }
 
@@ -131,21 +131,21 @@ static void check_dynamic_h1() {
   const size_t budget = TeraHeapH1Sizer::budget_from_flags_or_cgroup(&source);
   if (budget == 0) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 needs a DRAM budget to divide: run the JVM in a memory "
-                            "cgroup with a limit, or give -XX:TeraHeapDramLimit=<size>");
+                               "cgroup with a limit, or give -XX:TeraHeapDramLimit=<size>");
   }
   if (budget < 64 * M) {
     TeraHeapStartupError::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
-                            "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
+                               "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
   }
   if (!UseAdaptiveSizePolicy) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
-                            "remove -XX:-UseAdaptiveSizePolicy");
+                               "remove -XX:-UseAdaptiveSizePolicy");
   }
   if (!FLAG_IS_DEFAULT(MaxHeapSize) &&
       ((!FLAG_IS_DEFAULT(InitialHeapSize) && InitialHeapSize >= MaxHeapSize) ||
        (!FLAG_IS_DEFAULT(MinHeapSize) && MinHeapSize >= MaxHeapSize))) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and they are equal: "
-                            "remove -Xms (or give a smaller one)");
+                               "remove -Xms (or give a smaller one)");
   }
   if (FLAG_IS_DEFAULT(MaxHeapSize)) {
     const size_t h1_max = (size_t)(budget * (1 - TeraHeapH1SizePolicy::reserve_fraction));

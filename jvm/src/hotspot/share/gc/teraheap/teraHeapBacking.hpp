@@ -14,10 +14,10 @@ class TeraHeapStorageReleaser;
 class ThreadClosure;
 
 // A region in use has storage in H2's file, and DRAM for its cards
-// (TeraHeapCards), its object starts (TeraHeapObjectStarts) and its summary
-// (TeraHeapBackwardTargets). They are brought up when the region opens and
-// taken down when it is freed: the tables' pages at once (those that no
-// region in use shares), the storage soon, outside the pause
+// (TeraHeapCards) and its object starts (TeraHeapObjectStarts), brought up
+// when the region opens. When it is freed they are taken down, with its
+// summary (TeraHeapBackwardTargets): the tables' pages at once (those that
+// no region in use shares), the storage soon, outside the pause
 // (TeraHeapStorageReleaser).
 class TeraHeapBacking : public TeraHeapRegionBacking {
   TeraHeapFile* const _file;

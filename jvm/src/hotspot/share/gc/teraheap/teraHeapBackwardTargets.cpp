@@ -5,14 +5,11 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psCompactionManager.inline.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
-#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "logging/log.hpp"
 #include "oops/oop.inline.hpp"
-#include "runtime/atomic.hpp"
 #include "runtime/mutexLocker.hpp"
 
 static const uint initial_capacity = 16;
@@ -87,7 +84,7 @@ void TeraHeapBackwardTargets::list_skipped(uint region) {
 }
 
 const GrowableArrayCHeap<uint, mtGC>& TeraHeapBackwardTargets::confirm() {
-  // From here on no region lists itself: the list is only read below.
+  // From here on no region lists itself: the list is only read, by the caller.
   _skipping = false;
   ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
   int stale = 0;

@@ -17,7 +17,7 @@
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
-#include "memory/resourceArea.hpp"
+#include "runtime/atomic.hpp"
 
 class TeraHeapAdjustClosure : public TeraHeapCardClosure {
   static const uint max_card_targets = 64;
@@ -120,21 +120,21 @@ public:
         TeraHeapBackwardTargets::clear(r);
       }
       TeraHeapCardWalker::walk(_regions, r, false,
-                 [&](TeraHeapCards::CardValue v) {
-                   return v != TeraHeapCards::clean && (reread || v != TeraHeapCards::summarized);
-                 },
-                 [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-                   count++;
-                   cl.start_card(mr);
-                   TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
-                   count_h1 += cl.refers_to_h1() ? 1 : 0;
-                   if (cl.summarize(r, why_not)) {
-                     *card = TeraHeapCards::summarized;
-                     count_summarized++;
-                   } else {
-                     *card = cl.state();
-                   }
-                 });
+                               [&](TeraHeapCards::CardValue v) {
+                                 return v != TeraHeapCards::clean && (reread || v != TeraHeapCards::summarized);
+                               },
+                               [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                                 count++;
+                                 cl.start_card(mr);
+                                 TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
+                                 count_h1 += cl.refers_to_h1() ? 1 : 0;
+                                 if (cl.summarize(r, why_not)) {
+                                   *card = TeraHeapCards::summarized;
+                                   count_summarized++;
+                                 } else {
+                                   *card = cl.state();
+                                 }
+                               });
     }
     TeraHeapCardStats::add_adjusted(count, count_h1, count_summarized, why_not);
   }

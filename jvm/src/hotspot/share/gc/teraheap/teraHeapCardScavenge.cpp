@@ -50,16 +50,16 @@ void TeraHeapCardScavenge::scavenge(TeraHeapRegions* regions, PSPromotionManager
   for (int k = k_from; k < k_end; k++) {
     const uint r = regions->in_use_region(k);
     TeraHeapCardWalker::walk(regions, r, true,
-               [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::dirty || v == TeraHeapCards::youngergen; },
-               [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-                 if (*card == TeraHeapCards::dirty) {
-                   TeraHeapBackwardTargets::note_written(r);
-                 }
-                 cl.start_card(mr);
-                 TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
-                 // Written before the young referents are copied: copying can
-                 // only raise the card to youngergen again.
-                 *card = cl.state();
-               });
+                             [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::dirty || v == TeraHeapCards::youngergen; },
+                             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                               if (*card == TeraHeapCards::dirty) {
+                                 TeraHeapBackwardTargets::note_written(r);
+                               }
+                               cl.start_card(mr);
+                               TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
+                               // Written before the young referents are copied: copying can
+                               // only raise the card to youngergen again.
+                               *card = cl.state();
+                             });
   }
 }

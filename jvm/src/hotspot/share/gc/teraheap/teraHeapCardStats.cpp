@@ -41,7 +41,7 @@ void TeraHeapCardStats::log_and_reset() {
                           ", oldgen " SIZE_FORMAT "), adjust " SIZE_FORMAT " (" SIZE_FORMAT " refer to H1, " SIZE_FORMAT " summarized)",
                           _marked_by_state[0] + _marked_by_state[1] + _marked_by_state[2], _marked_by_state[0],
                           _marked_by_state[1], _marked_by_state[2], _adjusted, _adjusted_h1, _summarized);
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < states; i++) {
     _marked_by_state[i] = 0;
   }
   _adjusted = 0;

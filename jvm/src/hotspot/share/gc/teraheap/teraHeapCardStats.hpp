@@ -15,7 +15,7 @@
 // (dirty, youngergen, oldgen); by the adjust step, and of those, how many
 // hold references into H1 and how many it summarized; of those referring
 // to old objects that it did not summarize, why not. Any GC worker adds its
-// counts once per task.
+// counts: marking per region read, the adjust step per task.
 class TeraHeapCardStats : AllStatic {
 public:
   enum Unsummarized { refers_to_young, links_other_label, too_many_targets, region_set_full, unsummarized_reasons };

@@ -72,7 +72,6 @@ public:
   // The cards of mr: from the first, to past the last.
   static CardValue* first_card(MemRegion mr);
   static CardValue* end_card(MemRegion mr);
-
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPCARDS_HPP

@@ -11,7 +11,7 @@
 #include "gc/teraheap/teraHeapH2Roots.hpp"
 #include "gc/teraheap/teraHeapOrphans.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
-#include "gc/teraheap/teraHeapTrace.hpp"
+#include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "logging/log.hpp"
 #include "memory/resourceArea.hpp"
 #include "oops/oop.inline.hpp"

@@ -39,7 +39,8 @@ class TeraHeapRegions;
 // an object larger than a region are not traced.
 //
 // This class sequences those steps over a full GC; each answers false or
-// does nothing when evacuation is off (-XX:TeraHeapEvacuationLiveThresholdPercent=0).
+// does nothing when evacuation is off (-XX:TeraHeapEvacuationLiveThresholdPercent=0),
+// but is_reached, which is asked only of a traced region.
 class TeraHeapEvacuation : AllStatic {
   static TeraHeapRegions* _regions;   // NULL: evacuation is off
   static uint _full_gcs;

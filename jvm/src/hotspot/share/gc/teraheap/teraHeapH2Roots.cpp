@@ -53,11 +53,8 @@ void TeraHeapH2Roots::begin_marking() {
 // program wrote after the move (HashMap's cached values() view, a young
 // object) leads to an H1 object that leads back to the group's root. Such a
 // root does not hold its label, whose next trace then decides object by object.
-void TeraHeapH2Roots::note_reached(uint r, oop obj) {
+void TeraHeapH2Roots::flag_if_root(uint r, oop obj) {
   RootList* roots = _roots[r];
-  if (roots == NULL || !Atomic::load(&_counting)) {
-    return;
-  }
   bool found;
   const int at = roots->find_sorted<HeapWord*, compare_root_to>(cast_from_oop<HeapWord*>(obj), found);
   if (found && !Atomic::load(&roots->adr_at(at)->reached)) {

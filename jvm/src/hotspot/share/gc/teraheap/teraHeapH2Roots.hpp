@@ -9,6 +9,7 @@
 
 #include "memory/allStatic.hpp"
 #include "oops/oopsHierarchy.hpp"
+#include "runtime/atomic.hpp"
 #include "utilities/growableArray.hpp"
 
 class TeraHeapRegions;
@@ -34,6 +35,7 @@ class TeraHeapH2Roots : AllStatic {
 
   static int compare_root_to(HeapWord* const& a, const Root& b);
   static int compare_roots(const Root& a, const Root& b);
+  static void flag_if_root(uint r, oop obj);
 
 public:
   static void initialize(TeraHeapRegions* regions);
@@ -42,7 +44,11 @@ public:
   static void begin_marking();
   // Marking reached `obj`, in start region `r`: flags it if it is a root and
   // the marking from roots is still running. Any GC worker.
-  static void note_reached(uint r, oop obj);
+  static void note_reached(uint r, oop obj) {
+    if (_roots[r] != NULL && Atomic::load(&_counting)) {
+      flag_if_root(r, obj);
+    }
+  }
   static void end_marking_from_roots();
 
   // A root that just moved to H2, or was copied within it: live in this GC,

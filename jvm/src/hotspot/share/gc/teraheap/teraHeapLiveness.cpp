@@ -11,6 +11,7 @@
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardClosure.inline.hpp"
+#include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCardStats.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
@@ -81,15 +82,15 @@ static void mark_cards(TeraHeapRegions* regions, uint region, ParCompactionManag
   bool found = false;
   size_t counts[TeraHeapCardStats::states] = {0, 0, 0};
   TeraHeapCardWalker::walk(regions, region, true,
-             [&](TeraHeapCards::CardValue v) {
-               return v != TeraHeapCards::clean && (!skip_summarized || v != TeraHeapCards::summarized);
-             },
-             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-               found = true;
-               counts[TeraHeapCardStats::state_index(*card)]++;
-               cl.start_card(mr);
-               TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
-             });
+                           [&](TeraHeapCards::CardValue v) {
+                             return v != TeraHeapCards::clean && (!skip_summarized || v != TeraHeapCards::summarized);
+                           },
+                           [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                             found = true;
+                             counts[TeraHeapCardStats::state_index(*card)]++;
+                             cl.start_card(mr);
+                             TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
+                           });
   if (skip_summarized) {
     TeraHeapBackwardTargets::list_skipped(region);
   }
@@ -103,11 +104,11 @@ static void mark_cards(TeraHeapRegions* regions, uint region, ParCompactionManag
 static void mark_summarized_cards(TeraHeapRegions* regions, uint region, ParCompactionManager* cm) {
   TeraHeapMarkClosure cl(cm, regions);
   TeraHeapCardWalker::walk(regions, region, false,
-             [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::summarized; },
-             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-               cl.start_card(mr);
-               TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
-             });
+                           [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::summarized; },
+                           [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                             cl.start_card(mr);
+                             TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
+                           });
 }
 
 // Reads the summarized cards of the given regions, claimed one at a time, and

@@ -50,11 +50,11 @@ static Symbol* probe_symbol(const char* s) {
 TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
                              TeraHeapMoveShared* shared) :
   _regions(regions), _singletons(singletons), _shared(shared), _buffers(regions),
-  _work(1024), _scratch(elements_per_chunk), _transients(),
+  _work(1024), _scratch(elements_per_chunk), _next_recent(0), _transients(),
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
-  _next_recent(0), _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0),
+  _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0),
   _words_counted(0) {
   memset(_recorded, 0, sizeof(_recorded));
   memset(_recent_cards, 0, sizeof(_recent_cards));

@@ -5,8 +5,8 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/os.hpp"
@@ -28,7 +28,7 @@ void TeraHeapObjectStarts::initialize() {
   _rs = ReservedSpace(bytes);
   if (!_rs.is_reserved()) {
     TeraHeapStartupError::fail("cannot reserve " SIZE_FORMAT "K of address space for H2's object start table: "
-                            "lower -XX:TeraHeapSize", bytes / K);
+                               "lower -XX:TeraHeapSize", bytes / K);
   }
   MemTracker::record_virtual_memory_type((address)_rs.base(), mtGC);
   _entries = (Entry*)_rs.base();

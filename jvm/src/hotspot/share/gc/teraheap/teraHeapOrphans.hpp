@@ -15,7 +15,7 @@ class TeraHeapRegions;
 // A label in H2 is orphaned when the last full GC's marking from roots did
 // not reach every one of its tagged roots (TeraHeapH2Roots), or when it has
 // none: one of its groups may have been dropped. It is traced at the next
-// full GC, then again after 2, 4, ... up to 64 full GCs while it stays
+// full GC, then again after 1, 2, 4, ... up to 64 full GCs while it stays
 // orphaned, and after 1 again once it was evacuated. Full GCs are counted
 // by the caller.
 class TeraHeapOrphans : AllStatic {

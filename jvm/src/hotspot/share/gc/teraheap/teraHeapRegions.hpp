@@ -22,6 +22,7 @@ class TeraHeapRegions;
 // down when regions are freed.
 class TeraHeapRegionBacking : public CHeapObj<mtGC> {
 public:
+  virtual ~TeraHeapRegionBacking() {}
   // False if the file system has no room for the region's storage.
   virtual bool bring_up(uint region) = 0;
   // Regions [first, end) were freed; `regions` tells which are still in use.

@@ -18,7 +18,7 @@ GrowableArrayCHeap<jlong, mtGC>* TeraHeapRoots::_movable = NULL;
 int TeraHeapRoots::_sweep_at = 64;
 
 void TeraHeapRoots::initialize() {
-  _lock = new Mutex(Mutex::leaf, "TeraHeapTaggedRoots_lock", true, Mutex::_safepoint_check_never);
+  _lock = new Mutex(Mutex::leaf, "TeraHeapRoots_lock", true, Mutex::_safepoint_check_never);
   _roots = new GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>(64);
   _movable = new GrowableArrayCHeap<jlong, mtGC>(16);
 }

@@ -5,9 +5,9 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapPageMap.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapTablePages.hpp"
 #include "runtime/os.hpp"
 #include "services/memTracker.hpp"
@@ -40,7 +40,7 @@ TeraHeapTablePages::TeraHeapTablePages(MemRegion h2, char* table, int block_shif
   // regions could reach vm.max_map_count: a crash at the next commit.
   if (!TeraHeapPageMap::map_table(_table, bytes)) {
     TeraHeapStartupError::fail("cannot map %s (" SIZE_FORMAT "K of address space): %s", _name, bytes / K,
-                            os::strerror(errno));
+                               os::strerror(errno));
   }
 }
 

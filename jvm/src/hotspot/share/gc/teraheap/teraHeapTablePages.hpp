@@ -19,7 +19,8 @@ class TeraHeapRegions;
 // gigabytes costs the metadata of a few gigabytes. Pages are committed when a
 // region opens and given back when every region they describe is free.
 // Both happen during a full GC: commits by the GC worker that opens a region
-// (under the regions' claim lock), uncommits by the VM thread that frees them.
+// (under the regions' claim lock), uncommits by the VM thread that frees
+// regions, or by a GC worker whose multi-region claim failed (under that lock).
 class TeraHeapTablePages : public CHeapObj<mtGC> {
 public:
   // Told of every run of pages committed (true) or uncommitted (false).

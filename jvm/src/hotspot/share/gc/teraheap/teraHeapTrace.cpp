@@ -12,7 +12,7 @@
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapH2Roots.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
-#include "gc/teraheap/teraHeapTrace.hpp"
+#include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/access.inline.hpp"
@@ -54,18 +54,10 @@ void TeraHeapTrace::add(uint r) {
   _list->append(r);
 }
 
-// Records obj if its region is traced; true the first time.
-bool TeraHeapTrace::reach(uint r, oop obj) {
-  TeraHeapTracedRegion* t = _traced[r];
-  return t != NULL && t->reached.par_set_bit(t->bit(obj));
-}
-
-void TeraHeapTrace::reached(uint r, oop obj) {
-  if (reach(r, obj)) {
-    MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
-    _queue->push(obj);
-    Atomic::release_store(&_queue_length, _queue->length());
-  }
+void TeraHeapTrace::enqueue(oop obj) {
+  MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
+  _queue->push(obj);
+  Atomic::release_store(&_queue_length, _queue->length());
 }
 
 // An object to follow, or an object array to follow from element `from` on.
@@ -81,11 +73,9 @@ class TeraHeapTraceClosure : public BasicOopIterateClosure {
   TeraHeapRegions* _regions;
   ParCompactionManager* _cm;
   TeraHeapTraceStack* _stack;
-  bool (*_reach)(uint, oop);
 public:
-  TeraHeapTraceClosure(TeraHeapRegions* regions, ParCompactionManager* cm, TeraHeapTraceStack* stack,
-                       bool reach(uint, oop)) :
-    _regions(regions), _cm(cm), _stack(stack), _reach(reach) {}
+  TeraHeapTraceClosure(TeraHeapRegions* regions, ParCompactionManager* cm, TeraHeapTraceStack* stack) :
+    _regions(regions), _cm(cm), _stack(stack) {}
 
   template <class T> void do_oop_work(T* p) {
     T heap_oop = RawAccess<>::oop_load(p);
@@ -100,7 +90,7 @@ public:
     _regions->mark_live(_regions->raw_index_of(o));
     const uint r = _regions->index_of(o);
     TeraHeapH2Roots::note_reached(r, o);
-    if (_reach(r, o)) {
+    if (TeraHeapTrace::reach(r, o)) {
       _stack->push(TeraHeapTraceWork{o, 0});
     }
   }
@@ -132,7 +122,7 @@ bool TeraHeapTrace::trace(ParCompactionManager* cm) {
     stack.push(TeraHeapTraceWork{_queue->pop(), 0});
     Atomic::release_store(&_queue_length, _queue->length());
   }
-  TeraHeapTraceClosure cl(_regions, cm, &stack, reach);
+  TeraHeapTraceClosure cl(_regions, cm, &stack);
   int deepest = 0;
   while (stack.is_nonempty()) {
     deepest = MAX2(deepest, stack.length());
@@ -169,20 +159,20 @@ size_t TeraHeapTrace::fill_unreached(uint r) {
   size_t filled = 0;
   HeapWord* seen_to = _regions->bottom(r);   // objects below were looked at
   TeraHeapCardWalker::walk(_regions, r, false,
-             [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
-             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-               for (HeapWord* p = MAX2(obj, seen_to); p < mr.end(); ) {
-                 oop o = cast_to_oop(p);
-                 const size_t size = o->size();
-                 if (!is_reached(o)) {
-                   // Its header only: the rest of the page in H2 stays as it was.
-                   CollectedHeap::fill_with_object(p, size, false /* zap */);
-                   filled++;
-                 }
-                 p += size;
-                 seen_to = p;
-               }
-             });
+                           [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+                           [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                             for (HeapWord* p = MAX2(obj, seen_to); p < mr.end(); ) {
+                               oop o = cast_to_oop(p);
+                               const size_t size = o->size();
+                               if (!is_reached(o)) {
+                                 // Its header only: the rest of the page in H2 stays as it was.
+                                 CollectedHeap::fill_with_object(p, size, false /* zap */);
+                                 filled++;
+                               }
+                               p += size;
+                               seen_to = p;
+                             }
+                           });
   return filled;
 }
 

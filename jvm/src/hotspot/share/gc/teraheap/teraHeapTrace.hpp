@@ -35,6 +35,7 @@ public:
 // label's live data is known exactly. The cards of traced regions are not
 // read (TeraHeapLiveness): they would make the fields of dead objects roots.
 // Regions are listed by label, then address; their bits live for one pause.
+// (teraHeapTrace.inline.hpp: what marking calls for every object it reaches.)
 class TeraHeapTrace : AllStatic {
   static TeraHeapRegions* _regions;
   static TeraHeapTracedRegion** _traced;                 // per region, NULL if not traced
@@ -46,8 +47,8 @@ class TeraHeapTrace : AllStatic {
   // The most objects a trace had waiting at once in this full GC.
   static volatile int _deepest;
 
-  static bool reach(uint r, oop obj);
   static void note_depth(int depth);
+  static void enqueue(oop obj);
 
 public:
   // H2 bytes one full GC may trace: its reached bits take a bit per word used
@@ -62,9 +63,12 @@ public:
   static uint region_at(int k) { return _list->at(k); }
   static const TeraHeapTracedRegion* traced(uint r) { return _traced[r]; }
 
+  // Records obj, in start region r, as reached if r is traced; true the first
+  // time. Any GC worker.
+  static inline bool reach(uint r, oop obj);
   // Marking reached `obj`, in start region `r`, from outside a traced label:
   // if r is traced, obj is recorded and waits to be followed. Any GC worker.
-  static void reached(uint r, oop obj);
+  static inline void reached(uint r, oop obj);
   // Follows one waiting object and what it reaches within traced regions
   // into `cm`'s marking stacks; false if none was waiting.
   static bool trace(ParCompactionManager* cm);

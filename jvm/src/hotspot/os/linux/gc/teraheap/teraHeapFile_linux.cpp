@@ -6,9 +6,9 @@
 
 #include "precompiled.hpp"
 #include "gc/shared/gc_globals.hpp"
-#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapFileMark.hpp"
+#include "gc/teraheap/teraHeapStartupError.hpp"
 #include "runtime/os.hpp"
 #include "services/memTracker.hpp"
 #include "utilities/globalDefinitions.hpp"
@@ -80,8 +80,8 @@ static void check_links(const char* path) {
     struct stat st;
     if (::lstat(prefix, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != 0 && st.st_uid != geteuid()) {
       TeraHeapStartupError::fail("-XX:TeraHeapPath=%s goes through %s, a symbolic link owned by another user "
-                              "(uid %u) that could steer H2 onto a file of theirs; give the real path",
-                              path, prefix, (unsigned)st.st_uid);
+                                 "(uid %u) that could steer H2 onto a file of theirs; give the real path",
+                                 path, prefix, (unsigned)st.st_uid);
     }
   }
 }
@@ -92,8 +92,8 @@ static void check_directory(const char* path, const char* dir) {
   struct stat st;
   if (os::stat(dir, &st) == 0 && (st.st_mode & S_IWOTH) != 0 && (st.st_mode & S_ISVTX) == 0) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s: directory %s is writable by every user and has no sticky bit, "
-                            "so anyone could replace H2's file there; give a directory that only this user can "
-                            "write, or set its sticky bit (chmod +t)", path, dir);
+                               "so anyone could replace H2's file there; give a directory that only this user can "
+                               "write, or set its sticky bit (chmod +t)", path, dir);
   }
 }
 
@@ -109,8 +109,8 @@ static TeraHeapPathInfo inspect(const char* path) {
   struct stat st;
   if (::lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && (os::stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s is a symbolic link: H2's file is never opened through a link, "
-                            "which would let whoever made it choose the file H2 overwrites; give the file's "
-                            "real path or a directory", path);
+                               "which would let whoever made it choose the file H2 overwrites; give the file's "
+                               "real path or a directory", path);
   }
   if (os::stat(path, &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
@@ -121,7 +121,7 @@ static TeraHeapPathInfo inspect(const char* path) {
       parent_of(path, info.dir, sizeof(info.dir));
     } else {
       TeraHeapStartupError::fail("-XX:TeraHeapPath=%s is neither a directory nor a regular file: "
-                              "give a directory or a file path on a local file system", path);
+                                 "give a directory or a file path on a local file system", path);
     }
   } else if (errno == ENOENT) {
     info.named = true;
@@ -129,11 +129,11 @@ static TeraHeapPathInfo inspect(const char* path) {
     struct stat dst;
     if (os::stat(info.dir, &dst) != 0 || !S_ISDIR(dst.st_mode)) {
       TeraHeapStartupError::fail("-XX:TeraHeapPath=%s: directory %s does not exist; "
-                              "create it or give an existing directory", path, info.dir);
+                                 "create it or give an existing directory", path, info.dir);
     }
   } else {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s cannot be read (%s): give a directory or a file path "
-                            "that this user can write", path, os::strerror(errno));
+                               "that this user can write", path, os::strerror(errno));
   }
   check_directory(path, info.dir);
   return info;
@@ -146,7 +146,7 @@ void TeraHeapFile::check_path(const char* path, size_t size) {
   if (access(info.dir, W_OK | X_OK) != 0 ||
       (info.named && access(where, F_OK) == 0 && access(where, R_OK | W_OK) != 0)) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s is not writable (%s): give a directory or a file path "
-                            "that this user can write", where, os::strerror(errno));
+                               "that this user can write", where, os::strerror(errno));
   }
 
   struct statvfs fs;
@@ -154,8 +154,8 @@ void TeraHeapFile::check_path(const char* path, size_t size) {
     const size_t free_bytes = (size_t)fs.f_bavail * fs.f_frsize + info.existing_bytes;
     if (size > free_bytes) {
       TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " does not fit in %s (" SIZE_FORMAT "M free): "
-                              "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
-                              TH_SIZE_ARGS(size), info.dir, free_bytes / M);
+                                 "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
+                                 TH_SIZE_ARGS(size), info.dir, free_bytes / M);
     }
   }
 }
@@ -169,7 +169,7 @@ static int create_unnamed(const char* dir, char* path, size_t len) {
   const int fd = mkostemp(path, O_CLOEXEC);
   if (fd < 0) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s: cannot create H2's file there (%s); "
-                            "give a directory that this user can write", dir, os::strerror(errno));
+                               "give a directory that this user can write", dir, os::strerror(errno));
   }
   // Unlinked at once: the storage goes back to the file system when the process ends, however it ends.
   unlink(path);
@@ -184,10 +184,10 @@ static int open_named(const char* path) {
   if (fd < 0) {
     if (errno == ELOOP) {
       TeraHeapStartupError::fail("-XX:TeraHeapPath=%s is a symbolic link: H2's file is never opened through a "
-                              "link; give the file's real path or a directory", path);
+                                 "link; give the file's real path or a directory", path);
     }
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s: cannot open H2's file (%s); "
-                            "give a file path that this user can write", path, os::strerror(errno));
+                               "give a file path that this user can write", path, os::strerror(errno));
   }
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -195,28 +195,28 @@ static int open_named(const char* path) {
   }
   if (st.st_uid != geteuid()) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s belongs to another user (uid %u): H2 only takes a file of "
-                            "this user's (uid %u); give a path of your own or a directory",
-                            path, (unsigned)st.st_uid, (unsigned)geteuid());
+                               "this user's (uid %u); give a path of your own or a directory",
+                               path, (unsigned)st.st_uid, (unsigned)geteuid());
   }
   if (st.st_nlink > 1) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s has %u names (hard links), and another name may be somebody's "
-                            "data: give a file of its own or a directory", path, (unsigned)st.st_nlink);
+                               "data: give a file of its own or a directory", path, (unsigned)st.st_nlink);
   }
   if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s is in use by another JVM: give each JVM its own H2 file "
-                            "or a directory", path);
+                               "or a directory", path);
   }
   if (st.st_size > 0 && !has_mark(fd, (size_t)st.st_size)) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s holds " SIZE_FORMAT "%s of data that TeraHeap did not write, "
-                            "and H2 never overwrites such a file: name a new file or a directory, or remove "
-                            "this file yourself if its data is not needed", path,
-                            byte_size_in_proper_unit((size_t)st.st_size), proper_unit_for_byte_size((size_t)st.st_size));
+                               "and H2 never overwrites such a file: name a new file or a directory, or remove "
+                               "this file yourself if its data is not needed", path,
+                               byte_size_in_proper_unit((size_t)st.st_size), proper_unit_for_byte_size((size_t)st.st_size));
   }
   // The heap holds the program's objects: no one else may read them, whatever the file's mode was.
   if ((st.st_mode & 07777) != 0600 && fchmod(fd, 0600) != 0) {
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s cannot be made readable by this user only (%s): "
-                            "give a file path on a file system with Unix permissions, or a directory",
-                            path, os::strerror(errno));
+                               "give a file path on a file system with Unix permissions, or a directory",
+                               path, os::strerror(errno));
   }
   // An earlier run's heap is not read back: start from an empty file.
   if (ftruncate(fd, 0) != 0) {
@@ -253,12 +253,12 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
     ::close(fd);
     if (err == ENOSPC) {
       TeraHeapStartupError::fail("-XX:TeraHeapSize=" TH_SIZE_FORMAT " does not fit in %s: the file system is full; "
-                              "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
-                              TH_SIZE_ARGS(size), info.dir);
+                                 "lower -XX:TeraHeapSize or point -XX:TeraHeapPath at a larger file system",
+                                 TH_SIZE_ARGS(size), info.dir);
     }
     TeraHeapStartupError::fail("-XX:TeraHeapPath=%s: cannot allocate " TH_SIZE_FORMAT " for H2 (%s); "
-                            "give a path on a local file system with room for -XX:TeraHeapSize",
-                            where, TH_SIZE_ARGS(size), os::strerror(err));
+                               "give a path on a local file system with room for -XX:TeraHeapSize",
+                               where, TH_SIZE_ARGS(size), os::strerror(err));
   }
   return new TeraHeapFile(fd, file_path, info.named);
 }
@@ -267,7 +267,7 @@ void TeraHeapFile::map_at(char* base, size_t size) {
   char* addr = (char*)::mmap(base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, _fd, 0);
   if (addr == MAP_FAILED || addr != base) {
     TeraHeapStartupError::fail("cannot map H2's file %s (%s): check -XX:TeraHeapPath and -XX:TeraHeapSize",
-                            _path, os::strerror(errno));
+                               _path, os::strerror(errno));
   }
   // H2 is read back through page faults. On a mapping advised for huge pages, the kernel
   // reads a file in 2 MB folios where its file system supports them (XFS since Linux 5.18,

@@ -7,7 +7,6 @@
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapKernelCounters.hpp"
 #include "osContainer_linux.hpp"
-#include "os_linux.hpp"
 #include "runtime/os.hpp"
 
 #include <stdio.h>
