@@ -43,7 +43,7 @@ wait_for() {  # log pattern
 
 case "${1:-}" in
   start)
-    "$0" stop >/dev/null 2>&1 || true
+    "$REPO/spark/cluster.sh" stop >/dev/null 2>&1 || true   # a cluster left from an earlier start
     start master org.apache.spark.deploy.master.Master --host 127.0.0.1 --port "$PORT" --webui-port 0
     wait_for "$DIR/master.log" "I have been elected leader"
     start worker org.apache.spark.deploy.worker.Worker --host 127.0.0.1 --webui-port 0 \
