@@ -4,9 +4,13 @@
  *          a moved HashMap whose values() the program iterated (HashMap caches the view, which
  *          refers back to the map, in a field of the map), or into which it stored a young
  *          object, dropped but for one value, keeps that value alone in H2; and a label reused
- *          for successive groups, each moved while the previous one is alive, does not keep every
- *          group it ever held. In every GC mode and variant (dense prefix, allocation-failure full
- *          GCs, heap verification), with the kept objects intact.
+ *          for successive groups, each moved while the previous one is alive and written with young
+ *          objects, does not keep every group it ever held. A group holding objects larger than a
+ *          region is traced like any other: dropped but for one small value, it keeps that value
+ *          alone; its kept large array stays where it is, and the small objects only that array
+ *          refers to are copied out and the array pointed at the copies. In every GC mode and variant
+ *          (dense prefix, allocation-failure full GCs, heap verification), with the kept objects
+ *          intact.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapTouchedGroups
  */
@@ -73,6 +77,7 @@ public class TestTeraHeapTouchedGroups {
     public static class Reused {
         static final class Node {
             Node next;
+            Object extra;   // written after the move
             int value;
             Node(int value) {
                 this.value = value;
@@ -125,6 +130,9 @@ public class TestTeraHeapTouchedGroups {
                     groupBytes = TeraHeap.stats().usedBytes() - used;
                 }
                 check(previous == null || previous.intact(), "round " + round + ": the previous group is intact");
+                for (int i = 0; i < g.index.length; i += 10) {
+                    g.index[i].extra = new long[4];   // young objects into the moved group
+                }
                 previous = g;               // drops the one before
                 TeraHeapProcess.churn(4);
             }
@@ -137,10 +145,100 @@ public class TestTeraHeapTouchedGroups {
         }
     }
 
+    /**
+     * Child: a group of 1 MB regions with a 3 MB long[], an Object[] of 512K elements (2 or 4 MB)
+     * that alone refers to 1,024 small arrays of the group, and a map of 20,000 long[8].
+     */
+    public static class Large {
+        static void run(String how, long label) {
+            HashMap<Integer, long[]> map = new HashMap<>();
+            for (int i = 0; i < 20_000; i++) {
+                map.put(i, new long[] {i, 0, 0, 0, 0, 0, 0, -i});
+            }
+            long[] data = new long[3 << 17];
+            for (int i = 0; i < data.length; i++) {
+                data[i] = i * 3L;
+            }
+            Object[] refs = new Object[1 << 19];
+            for (int i = 0; i < refs.length; i += 512) {
+                refs[i] = new long[] {i, -i};
+            }
+            Object[] group = {map, data, refs};
+            TeraHeap.tagRoot(group, label);
+            TeraHeap.move(label);
+            TeraHeapProcess.fullGC();
+            check(TeraHeap.isInH2(group) && TeraHeap.isInH2(data) && TeraHeap.isInH2(refs) && TeraHeap.isInH2(map),
+                  how + ": group moved");
+            long before = TeraHeap.stats().usedBytes();
+            long[] value = map.get(12_345);
+            long bound;
+            switch (how) {
+                case "dropped":      // one small value kept
+                    data = null;
+                    refs = null;
+                    bound = 64 * 1024;
+                    break;
+                case "data kept":    // the long[] kept
+                    refs = null;
+                    bound = 8L * data.length + 64 * 1024;
+                    break;
+                default:             // the Object[] kept, and what it alone refers to
+                    data = null;
+                    bound = 8L * refs.length + 1024 * 32 + 64 * 1024;
+                    break;
+            }
+            map = null;
+            group = null;
+            for (int gc = 0; gc < 6; gc++) {
+                TeraHeapProcess.fullGC();
+                TeraHeapProcess.churn(4);
+            }
+            long used = TeraHeap.stats().usedBytes();
+            check(used <= bound, how + ": H2 holds " + used + " bytes of the " + before + " moved, at most "
+                  + bound + " live");
+            check(value[0] == 12_345 && value[7] == -12_345, how + ": the kept value is intact");
+            if (data != null) {
+                check(TeraHeap.isInH2(data), how + ": the long[] stays in H2");
+                for (int i = 0; i < data.length; i++) {
+                    check(data[i] == i * 3L, how + ": data[" + i + "]");
+                }
+            }
+            if (refs != null) {
+                check(TeraHeap.isInH2(refs), how + ": the Object[] stays in H2");
+                refs[1] = new long[] {1, -1};   // a young object into the kept array
+                TeraHeapProcess.churn(8);
+                TeraHeapProcess.fullGC();
+                for (int i = 0; i < refs.length; i += 512) {
+                    long[] v = (long[]) refs[i];
+                    check(v[0] == i && v[1] == -i, how + ": refs[" + i + "] after the copy");
+                }
+                check(((long[]) refs[1])[1] == -1, how + ": refs[1], written after the copy");
+            }
+            System.out.println(how + ": H2 used " + used + " of " + before);
+            value = null;
+            data = null;
+            refs = null;
+            for (int gc = 0; gc < 4; gc++) {
+                TeraHeapProcess.fullGC();
+            }
+            check(TeraHeap.stats().usedBytes() == 0, how + ": H2 holds " + TeraHeap.stats().usedBytes()
+                  + " bytes once everything is dropped");
+        }
+
+        public static void main(String[] args) {
+            run("dropped", 71);
+            run("data kept", 72);
+            run("refs kept", 73);
+            System.out.println("LARGE-OK");
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         TeraHeapProcess.runInEveryMode(Touched.class.getName(), "TOUCHED-OK",
                 "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=4m");   // the group in one region
         TeraHeapProcess.runInEveryMode(Reused.class.getName(), "REUSED-OK",
+                "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m");
+        TeraHeapProcess.runInEveryMode(Large.class.getName(), "LARGE-OK",
                 "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m");
     }
 }

@@ -6,6 +6,7 @@
 
 #include "precompiled.hpp"
 #include "gc/parallel/parallelScavengeHeap.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuateTask.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapH2Roots.hpp"
@@ -80,24 +81,14 @@ void TeraHeapEvacuation::prepare() {
   size_t budget = TeraHeapTrace::budget_bytes;
   for (int a = 0, b; a < due.length(); a = b) {
     const jlong label = due.at(a).label;
-    bool spans = false;
     size_t used = 0;
     for (b = a; b < due.length() && due.at(b).label == label; b++) {
-      const uint r = due.at(b).region;
-      used += _regions->used(r).byte_size();
-      spans |= _regions->used(r).word_size() > _regions->region_words();
+      used += _regions->used(due.at(b).region).byte_size();
     }
-    if (spans) {
-      // An object larger than a region: not traced while the label holds one,
-      // looked at again with the back-off, so that the label is traced once
-      // that object's regions are freed.
-      TeraHeapOrphans::back_off(label, _full_gcs);
-      continue;
-    }
-    if (used > budget) {
+    if (used > budget && budget < TeraHeapTrace::budget_bytes) {
       continue;   // stays due: a later full GC has the budget
     }
-    budget -= used;
+    budget -= MIN2(used, budget);
     TeraHeapOrphans::back_off(label, _full_gcs);
     // Groups of this label moved from H1 in this GC go to fresh regions.
     _regions->close_label(label);
@@ -156,6 +147,18 @@ bool TeraHeapEvacuation::is_evacuating(const void* p) {
   return enabled() && _evacuating[_regions->index_of(p)];
 }
 
+void TeraHeapEvacuation::keep_large_object(uint r, bool label_evacuated) {
+  if (!cast_to_oop(_regions->bottom(r))->is_typeArray()) {
+    // Its fields may name copies: the adjust step reads its cards, and the
+    // scans after it learn its links to the label's new regions from them.
+    TeraHeapCards::dirty_range(_regions->used(r));
+    if (label_evacuated) {
+      _regions->forget_dependencies(r);   // they named the freed regions
+    }
+  }
+  _regions->set_has_cards(r, true);
+}
+
 size_t TeraHeapEvacuation::evacuate() {
   if (!enabled() || TeraHeapTrace::length() == 0) {
     return 0;
@@ -171,20 +174,31 @@ size_t TeraHeapEvacuation::evacuate() {
     const jlong label = _regions->label(TeraHeapTrace::region_at(a));
     size_t used = 0;
     size_t live = 0;
+    size_t dead_large = 0;   // words of unreached objects larger than a region
     for (b = a; b < TeraHeapTrace::length() && _regions->label(TeraHeapTrace::region_at(b)) == label; b++) {
       const uint r = TeraHeapTrace::region_at(b);
+      if (_regions->holds_large_object(r)) {
+        // Never copied: kept where it is if reached, freed with the label's copied regions if not.
+        if (!TeraHeapTrace::is_reached(cast_to_oop(_regions->bottom(r)))) {
+          dead_large += _regions->used(r).word_size();
+        }
+        continue;
+      }
       used += _regions->used(r).word_size();
       live += Atomic::load(&TeraHeapTrace::traced(r)->live_words);
     }
-    // Each worker may leave a buffer's worth unused per label: room for twice the live data.
-    const size_t needed = 2 * (live / _regions->region_words()) + 2;
+    // Each worker may leave a buffer's worth unused per label: room for twice
+    // the live data. Freeing what is dead needs none.
+    const size_t needed = live == 0 ? 0 : 2 * (live / _regions->region_words()) + 2;
     // The stress mode evacuates every traced label, so that any program runs evacuations.
-    const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * used || TeraHeapStressMove;
+    const bool sparse = live * 100 < TeraHeapEvacuationLiveThresholdPercent * (used + dead_large) || TeraHeapStressMove;
     // A group of the label moving from H1 in this GC does not keep it: it went
     // to fresh regions (prepare closed the label), and its references to the
     // label's traced objects are on dirty cards, adjusted to their copies.
-    log_debug(gc, teraheap)("Label " JLONG_FORMAT ": " SIZE_FORMAT "K live in " SIZE_FORMAT "K of %d regions%s",
+    log_debug(gc, teraheap)("Label " JLONG_FORMAT ": " SIZE_FORMAT "K live in " SIZE_FORMAT "K of %d regions"
+                            " (" SIZE_FORMAT "K of unreached large objects)%s",
                             label, live * HeapWordSize / K, used * HeapWordSize / K, b - a,
+                            dead_large * HeapWordSize / K,
                             !sparse ? ", dense: kept" :
                             (free_regions < needed ? ", no free regions to copy into: kept" : ", evacuated"));
     if (sparse && free_regions >= needed) {
@@ -201,6 +215,9 @@ size_t TeraHeapEvacuation::evacuate() {
     for (int n = 0; n < chosen.length(); n++) {
       for (int k = chosen.at(n).a; k < chosen.at(n).b; k++) {
         const uint r = TeraHeapTrace::region_at(k);
+        if (_regions->holds_large_object(r)) {
+          continue;
+        }
         _evacuating[r] = true;
         _evacuating_list->append(r);
         regions_to_copy.append(TeraHeapEvacuatedRegion{k, n});
@@ -212,6 +229,10 @@ size_t TeraHeapEvacuation::evacuate() {
       const TeraHeapEvacuatedLabel& l = chosen.at(n);
       for (int k = l.a; k < l.b; k++) {
         const uint r = TeraHeapTrace::region_at(k);
+        if (_regions->holds_large_object(r) && TeraHeapTrace::is_reached(cast_to_oop(_regions->bottom(r)))) {
+          keep_large_object(r, l.complete);
+          continue;
+        }
         if (l.complete) {
           _regions->set_has_cards(r, false);   // nothing live is left to adjust
           _evacuated_list->append(r);

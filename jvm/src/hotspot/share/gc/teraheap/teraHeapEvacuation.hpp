@@ -33,10 +33,14 @@ class TeraHeapRegions;
 // stay, the unreached objects on cards that the collectors read become
 // fillers, and unreached roots are forgotten.
 //
+// An object larger than a region is never copied: if reached it stays where
+// it is (its cards dirtied, so that the adjust step points it at the copies),
+// and if not its regions are freed with the label's copied ones.
+//
 // A label is traced at most every so many full GCs, doubling while it stays
-// orphaned, and the regions traced in one full GC are bounded, so that
-// tracing never reads more than a bounded part of H2 per pause. Labels with
-// an object larger than a region are not traced.
+// orphaned, and the regions traced in one full GC are bounded (but for one
+// label larger than the bound, traced alone), so that tracing reads a
+// bounded part of H2 per pause.
 //
 // This class sequences those steps over a full GC; each answers false or
 // does nothing when evacuation is off (-XX:TeraHeapEvacuationLiveThresholdPercent=0),
@@ -52,6 +56,9 @@ class TeraHeapEvacuation : AllStatic {
   static size_t _objects_evacuated;
   static size_t _words_evacuated;
   static uint _labels_evacuated;
+
+  // A reached object larger than a region, of a label chosen to be copied, stays.
+  static void keep_large_object(uint r, bool label_evacuated);
 
 public:
   static void initialize(TeraHeapRegions* regions);

@@ -238,6 +238,12 @@ bool TeraHeapRegions::add_dependency_locked(uint from, uint to) {
   return add_dependency(from, to);
 }
 
+void TeraHeapRegions::forget_dependencies(uint i) {
+  if (_deps[i] != NULL) {
+    _deps[i]->clear();
+  }
+}
+
 size_t TeraHeapRegions::free_dead_regions() {
   size_t freed = 0;
   int kept = 0;

@@ -98,6 +98,8 @@ public:
   HeapWord* bottom(uint i) const { return TeraHeapAddressSpace::region_bottom(i); }
   // What start region i holds: its objects, or the one object it starts.
   MemRegion used(uint i) const { return MemRegion(bottom(i), top(i)); }
+  // Whether start region i holds one object larger than a region.
+  bool holds_large_object(uint i) const { return used(i).word_size() > region_words(); }
   HeapWord* top(uint i) const { return _top[i]; }
   bool in_use(uint i) const { return !is_free(i); }
   // The region holding p, or the start region of the object that spans it.
@@ -145,6 +147,9 @@ public:
   // The same, for movers, which may fill one region together.
   bool add_dependency_locked(uint from, uint to);
   GrowableArrayCHeap<uint, mtGC>* dependencies(uint i) { return _deps[i]; }
+  // Forgets region i's links: the regions they named were freed, and its
+  // references to what replaced them are on its dirtied cards.
+  void forget_dependencies(uint i);
   bool same_label(uint a, uint b) const { return _label[_start[a]] == _label[_start[b]]; }
   // Whether the full GC's adjust step must read the region's cards.
   void set_has_cards(uint i, bool v) { _has_cards[i] = v; }

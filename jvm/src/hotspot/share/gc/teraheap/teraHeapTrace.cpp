@@ -49,8 +49,10 @@ void TeraHeapTrace::initialize(TeraHeapRegions* regions) {
 }
 
 void TeraHeapTrace::add(uint r) {
-  // Bits for what the region holds: nothing is added to a closed label's regions.
-  _traced[r] = new TeraHeapTracedRegion(_regions->bottom(r), _regions->used(r).word_size());
+  // Bits for what the region holds: nothing is added to a closed label's
+  // regions. A large object's regions hold it alone: one bit.
+  const size_t bits = _regions->holds_large_object(r) ? 1 : _regions->used(r).word_size();
+  _traced[r] = new TeraHeapTracedRegion(_regions->bottom(r), bits);
   _list->append(r);
 }
 
@@ -152,10 +154,21 @@ bool TeraHeapTrace::is_traced_region(const void* p) {
 
 bool TeraHeapTrace::is_reached(oop obj) {
   const TeraHeapTracedRegion* t = _traced[_regions->index_of(obj)];
-  return t->reached.at(t->bit(obj));
+  const BitMap::idx_t bit = t->bit(obj);
+  // Past a large object's one bit: a filler that replaced part of it.
+  return bit < t->reached.size() && t->reached.at(bit);
 }
 
 size_t TeraHeapTrace::fill_unreached(uint r) {
+  if (_regions->holds_large_object(r)) {
+    HeapWord* bottom = _regions->bottom(r);
+    if (is_reached(cast_to_oop(bottom))) {
+      return 0;
+    }
+    // Headers only; an object larger than the largest filler takes several.
+    CollectedHeap::fill_with_objects(bottom, _regions->used(r).word_size(), false /* zap */);
+    return 1;
+  }
   size_t filled = 0;
   HeapWord* seen_to = _regions->bottom(r);   // objects below were looked at
   TeraHeapCardWalker::walk(_regions, r, false,

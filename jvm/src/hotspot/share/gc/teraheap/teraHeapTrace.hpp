@@ -51,8 +51,9 @@ class TeraHeapTrace : AllStatic {
   static void enqueue(oop obj);
 
 public:
-  // H2 bytes one full GC may trace: its reached bits take a bit per word used
-  // (16 MB of DRAM per GB), for the pause only.
+  // H2 bytes one full GC traces, but for a label larger than this, which a
+  // full GC traces alone. The reached bits take a bit per word used (16 MB
+  // of DRAM per GB; one bit for a large object's regions), for the pause only.
   static const size_t budget_bytes = 1 * G;
 
   static void initialize(TeraHeapRegions* regions);
