@@ -8,9 +8,10 @@
  *          objects, does not keep every group it ever held. A group holding objects larger than a
  *          region is traced like any other: dropped but for one small value, it keeps that value
  *          alone; its kept large array stays where it is, and the small objects only that array
- *          refers to are copied out and the array pointed at the copies. In every GC mode and variant
- *          (dense prefix, allocation-failure full GCs, heap verification), with the kept objects
- *          intact.
+ *          refers to are copied out and the array pointed at the copies. A map the program keeps
+ *          but removed most entries from, or replaced most values in, gives their space back. In
+ *          every GC mode and variant (dense prefix, allocation-failure full GCs, heap
+ *          verification), with the kept objects intact.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapTouchedGroups
  */
@@ -146,6 +147,62 @@ public class TestTeraHeapTouchedGroups {
     }
 
     /**
+     * Child: a moved HashMap of 40,000 long[32] that the program keeps, and from which it removes
+     * 95% of the entries or replaces 95% of the values with young ones: the dropped part comes
+     * back though the map's root stays reachable.
+     */
+    public static class Shrunk {
+        static void run(String how, long label) {
+            HashMap<Integer, long[]> map = new HashMap<>();
+            for (int i = 0; i < 40_000; i++) {
+                long[] v = new long[32];
+                v[0] = i;
+                v[31] = -i;
+                map.put(i, v);
+            }
+            TeraHeap.tagRoot(map, label);
+            TeraHeap.move(label);
+            long used = TeraHeap.stats().usedBytes();
+            TeraHeapProcess.fullGC();
+            check(TeraHeap.isInH2(map), how + ": map moved");
+            long moved = TeraHeap.stats().usedBytes() - used;
+            for (int i = 0; i < 40_000; i++) {
+                if (i % 20 != 0) {
+                    if (how.equals("removed")) {
+                        map.remove(i);
+                    } else {
+                        map.put(i, new long[] {i, 1});   // young, and stays in H1
+                    }
+                }
+            }
+            for (int gc = 0; gc < 8; gc++) {
+                TeraHeapProcess.churn(4);
+                TeraHeapProcess.fullGC();
+            }
+            long after = TeraHeap.stats().usedBytes() - used;
+            check(after < moved / 2, how + ": H2 holds " + after + " bytes of the map's " + moved
+                  + " moved, with 5% of its entries (or values) left");
+            for (int i = 0; i < 40_000; i++) {
+                long[] v = map.get(i);
+                if (i % 20 == 0) {
+                    check(v[0] == i && v[31] == -i, how + ": kept value " + i);
+                } else if (how.equals("removed")) {
+                    check(v == null, how + ": removed key " + i);
+                } else {
+                    check(v[0] == i && v[1] == 1, how + ": replaced value " + i);
+                }
+            }
+            System.out.println(how + ": H2 holds " + after + " of " + moved);
+        }
+
+        public static void main(String[] args) {
+            run("removed", 81);
+            run("replaced", 82);
+            System.out.println("SHRUNK-OK");
+        }
+    }
+
+    /**
      * Child: a group of 1 MB regions with a 3 MB long[], an Object[] of 512K elements (2 or 4 MB)
      * that alone refers to 1,024 small arrays of the group, and a map of 20,000 long[8].
      */
@@ -237,6 +294,8 @@ public class TestTeraHeapTouchedGroups {
         TeraHeapProcess.runInEveryMode(Touched.class.getName(), "TOUCHED-OK",
                 "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=4m");   // the group in one region
         TeraHeapProcess.runInEveryMode(Reused.class.getName(), "REUSED-OK",
+                "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m");
+        TeraHeapProcess.runInEveryMode(Shrunk.class.getName(), "SHRUNK-OK",
                 "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m");
         TeraHeapProcess.runInEveryMode(Large.class.getName(), "LARGE-OK",
                 "-Xmx128m", "-Xmn16m", "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=1m");

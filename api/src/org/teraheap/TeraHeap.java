@@ -60,7 +60,9 @@ public final class TeraHeap {
      * of one label share H2 regions and are freed together. Tagging does not keep the root
      * alive: a root that becomes unreachable before its group moves is simply forgotten.
      * Tagging the same object again adds it to the other group as well; an object reachable
-     * from two groups moves with whichever group moves first.
+     * from two groups moves with whichever group moves first. Tagging an object that is
+     * already in H2 has no effect: objects added to its group after it moved (entries put
+     * into a moved map) stay in H1, reached through H2, unless tagged as roots of their own.
      *
      * @param root  the root object of the group; not null
      * @param label the group's label

@@ -54,6 +54,7 @@ void TeraHeapCardScavenge::scavenge(TeraHeapRegions* regions, PSPromotionManager
                              [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
                                if (*card == TeraHeapCards::dirty) {
                                  TeraHeapBackwardTargets::note_written(r);
+                                 regions->note_written(r);
                                }
                                cl.start_card(mr);
                                TeraHeapCardWalker::iterate_fields(obj, mr, &cl);

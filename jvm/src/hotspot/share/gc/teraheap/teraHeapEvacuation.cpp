@@ -85,8 +85,10 @@ void TeraHeapEvacuation::prepare() {
     for (b = a; b < due.length() && due.at(b).label == label; b++) {
       used += _regions->used(due.at(b).region).byte_size();
     }
-    if (used > budget && budget < TeraHeapTrace::budget_bytes) {
-      continue;   // stays due: a later full GC has the budget
+    // Stays due if over the budget: a later full GC has it. An orphaned
+    // label larger than the budget is traced alone.
+    if (used > budget && (budget < TeraHeapTrace::budget_bytes || !TeraHeapOrphans::is_orphaned(label))) {
+      continue;
     }
     budget -= MIN2(used, budget);
     TeraHeapOrphans::back_off(label, _full_gcs);
@@ -94,6 +96,7 @@ void TeraHeapEvacuation::prepare() {
     _regions->close_label(label);
     for (int j = a; j < b; j++) {
       TeraHeapTrace::add(due.at(j).region);
+      _regions->clear_written(due.at(j).region);
     }
   }
   if (TeraHeapTrace::length() > 0) {
@@ -307,7 +310,8 @@ size_t TeraHeapEvacuation::finish() {
   // with no root left, one of whose groups the program dropped (the label
   // may be reused for new groups: its regions link the old groups to the new
   // through the region they share), or whose roots were reached only through
-  // H2 (possibly through their own group's cards).
+  // H2 (possibly through their own group's cards). A held label the program
+  // wrote into is traced when due too: it may have dropped part of a group.
   TeraHeapH2Roots::held_labels(_held_labels);
   TeraHeapOrphans::update(_regions, _held_labels, _full_gcs);
   return freed;

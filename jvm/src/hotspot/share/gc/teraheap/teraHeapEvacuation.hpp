@@ -21,8 +21,10 @@ class TeraHeapRegions;
 // same label shares a region with it (links within a label are kept per
 // region). Such a label is found cheaply: it is orphaned (TeraHeapOrphans),
 // one of its tagged roots in H2 not reached by the last full GC's marking
-// from roots (TeraHeapH2Roots). A full GC then traces the label object by
-// object (TeraHeapTrace), so that its live data is known exactly, and weak
+// from roots (TeraHeapH2Roots). So is a label the program wrote into since
+// its last trace, which may have removed objects from a group it keeps. A
+// full GC then traces the label object by object (TeraHeapTrace), so that
+// its live data is known exactly, and weak
 // references into it are cleared per object. If that is under
 // -XX:TeraHeapEvacuationLiveThresholdPercent of what its regions hold, its
 // live objects are copied, in address order (which keeps the depth-first

@@ -87,6 +87,9 @@ static void mark_cards(TeraHeapRegions* regions, uint region, ParCompactionManag
                            },
                            [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
                              found = true;
+                             if (*card == TeraHeapCards::dirty) {
+                               regions->note_written(region);
+                             }
                              counts[TeraHeapCardStats::state_index(*card)]++;
                              cl.start_card(mr);
                              TeraHeapCardWalker::iterate_fields(obj, mr, &cl);

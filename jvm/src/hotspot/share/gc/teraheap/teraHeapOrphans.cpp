@@ -24,13 +24,18 @@ void TeraHeapOrphans::initialize() {
 
 TeraHeapOrphans::Orphan* TeraHeapOrphans::find(jlong label) {
   bool found;
-  const int at = _orphans->find_sorted<Orphan, compare>(Orphan{label, 0, 0}, found);
+  const int at = _orphans->find_sorted<Orphan, compare>(Orphan{label, 0, 0, false, false}, found);
   return found ? _orphans->adr_at(at) : NULL;
 }
 
 bool TeraHeapOrphans::is_due(jlong label, uint gc) {
   const Orphan* o = find(label);
-  return o != NULL && o->next_gc <= gc;
+  return o != NULL && (o->orphaned || o->written) && o->next_gc <= gc;
+}
+
+bool TeraHeapOrphans::is_orphaned(jlong label) {
+  const Orphan* o = find(label);
+  return o != NULL && o->orphaned;
 }
 
 void TeraHeapOrphans::back_off(jlong label, uint gc) {
@@ -50,14 +55,25 @@ void TeraHeapOrphans::trace_soon(jlong label, uint gc) {
 void TeraHeapOrphans::update(const TeraHeapRegions* regions, GrowableArrayCHeap<jlong, mtGC>* held, uint gc) {
   GrowableArrayCHeap<Orphan, mtGC>* orphans = new GrowableArrayCHeap<Orphan, mtGC>(16);
   for (int k = 0; k < regions->in_use_count(); k++) {
-    const jlong label = regions->label(regions->in_use_region(k));
+    const uint r = regions->in_use_region(k);
+    const jlong label = regions->label(r);
     bool found;
-    held->find_sorted<jlong, compare_labels>(label, found);
+    const int at = orphans->find_sorted<Orphan, compare>(Orphan{label, 0, 0, false, false}, found);
     if (found) {
+      orphans->adr_at(at)->written |= regions->written(r);
       continue;
     }
+    held->find_sorted<jlong, compare_labels>(label, found);
+    const bool orphaned = !found;
+    const bool written = regions->written(r);
     const Orphan* known = find(label);
-    orphans->insert_sorted<compare>(known != NULL ? *known : Orphan{label, gc + 1, 1});
+    if (!orphaned && !written && known == NULL) {
+      continue;
+    }
+    Orphan o = known != NULL ? *known : Orphan{label, gc + 1, 1, false, false};
+    o.orphaned = orphaned;
+    o.written = written;
+    orphans->insert_sorted<compare>(o);
   }
   delete _orphans;
   _orphans = orphans;

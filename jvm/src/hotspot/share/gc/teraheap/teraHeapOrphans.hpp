@@ -12,17 +12,22 @@
 
 class TeraHeapRegions;
 
-// A label in H2 is orphaned when the last full GC's marking from roots did
-// not reach every one of its tagged roots (TeraHeapH2Roots), or when it has
-// none: one of its groups may have been dropped. It is traced at the next
-// full GC, then again after 1, 2, 4, ... up to 64 full GCs while it stays
-// orphaned, and after 1 again once it was evacuated. Full GCs are counted
-// by the caller.
+// The labels in H2 that a full GC should trace, and when. A label is
+// orphaned when the last full GC's marking from roots did not reach every
+// one of its tagged roots (TeraHeapH2Roots), or when it has none: one of its
+// groups may have been dropped. A label whose roots were all reached is
+// written when the program stored into its regions since its last trace: it
+// may have removed objects from a group it keeps. Either is traced at the
+// next full GC, then again after 1, 2, 4, ... up to 64 full GCs while it
+// stays so, and after 1 again once it was evacuated. A label keeps its
+// schedule while it has regions. Full GCs are counted by the caller.
 class TeraHeapOrphans : AllStatic {
   struct Orphan {
     jlong label;
     uint  next_gc;    // the full GC that traces it
     uint  interval;   // full GCs between traces, doubling
+    bool  orphaned;
+    bool  written;
   };
   static GrowableArrayCHeap<Orphan, mtGC>* _orphans;   // sorted by label
 
@@ -30,21 +35,23 @@ class TeraHeapOrphans : AllStatic {
   static Orphan* find(jlong label);
 
 public:
-  // An orphaned label is traced again after this many full GCs at most.
+  // A label is traced again after this many full GCs at most.
   static const uint longest_interval = 64;
 
   static void initialize();
   static bool is_empty() { return _orphans->is_empty(); }
-  // Whether `label` is orphaned and due for a trace at full GC `gc`.
+  // Whether `label` is orphaned or written, and due for a trace at full GC `gc`.
   static bool is_due(jlong label, uint gc);
-  // `label` is traced (or looked at) at full GC `gc`: it is next due after
-  // its interval, which doubles.
+  // Whether `label` is orphaned (not only written).
+  static bool is_orphaned(jlong label);
+  // `label` is traced at full GC `gc`: it is next due after its interval,
+  // which doubles.
   static void back_off(jlong label, uint gc);
   // `label` was evacuated at full GC `gc`: other groups of it may be dropped
   // next, so it is due again at the next one.
   static void trace_soon(jlong label, uint gc);
   // After full GC `gc`: the labels of the regions in use that `held` (sorted)
-  // does not list are the orphans; those already orphaned keep their schedule.
+  // does not list are orphaned, those with a written region are written.
   static void update(const TeraHeapRegions* regions, GrowableArrayCHeap<jlong, mtGC>* held, uint gc);
 };
 

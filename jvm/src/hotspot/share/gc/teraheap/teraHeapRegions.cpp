@@ -31,6 +31,7 @@ TeraHeapRegions::TeraHeapRegions(TeraHeapRegionBacking* backing) :
   _start = NEW_C_HEAP_ARRAY(uint, _count, mtGC);
   _live = NEW_C_HEAP_ARRAY(volatile bool, _count, mtGC);
   _has_cards = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
+  _written = NEW_C_HEAP_ARRAY(bool, _count, mtGC);
   _deps = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<uint COMMA mtGC>*, _count, mtGC);
   _klasses = NEW_C_HEAP_ARRAY(GrowableArrayCHeap<Klass* COMMA mtGC>*, _count, mtGC);
   for (uint i = 0; i < _count; i++) {
@@ -39,6 +40,7 @@ TeraHeapRegions::TeraHeapRegions(TeraHeapRegionBacking* backing) :
     _start[i] = i;
     _live[i] = false;
     _has_cards[i] = false;
+    _written[i] = false;
     _deps[i] = NULL;
     _klasses[i] = NULL;
   }
@@ -158,6 +160,7 @@ void TeraHeapRegions::free_run(uint first, uint end) {
   for (uint j = first; j < end; j++) {
     _top[j] = NULL;
     _start[j] = j;
+    _written[j] = false;
     if (_deps[j] != NULL) { delete _deps[j]; _deps[j] = NULL; }
     if (_klasses[j] != NULL) { delete _klasses[j]; _klasses[j] = NULL; }
   }

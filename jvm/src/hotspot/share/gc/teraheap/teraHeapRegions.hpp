@@ -58,6 +58,7 @@ class TeraHeapRegions : public CHeapObj<mtGC> {
   uint*           _start;        // start region of a multi-region object, else itself
   volatile bool*  _live;
   bool*           _has_cards;    // the last read of its cards found some not clean (or it was filled)
+  bool*           _written;      // a collector found a card the program wrote since the region was last traced
   GrowableArrayCHeap<uint, mtGC>**   _deps;     // to regions of the same label, kept
   GrowableArrayCHeap<Klass*, mtGC>** _klasses;
 
@@ -154,6 +155,11 @@ public:
   // Whether the full GC's adjust step must read the region's cards.
   void set_has_cards(uint i, bool v) { _has_cards[i] = v; }
   bool has_cards(uint i) const { return _has_cards[i]; }
+  // A collector found a card of start region i that the program wrote: what
+  // the region holds may have changed since it was last traced. Any GC worker.
+  void note_written(uint i) { _written[i] = true; }
+  bool written(uint i) const { return _written[i]; }
+  void clear_written(uint i) { _written[i] = false; }
   // Its objects were all copied elsewhere: the next free_dead_regions frees it.
   void set_dead(uint i) { _live[i] = false; }
   // Forgets `label`'s open region: its next claim opens a fresh one.
