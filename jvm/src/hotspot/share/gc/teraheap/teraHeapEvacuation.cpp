@@ -91,6 +91,9 @@ void TeraHeapEvacuation::prepare() {
       continue;
     }
     budget -= MIN2(used, budget);
+    log_debug(gc, teraheap)("Tracing label " JLONG_FORMAT " (%s): " SIZE_FORMAT "K in %d regions", label,
+                            TeraHeapOrphans::is_orphaned(label) ? "a root not reached from outside H2" : "written",
+                            used / K, b - a);
     TeraHeapOrphans::back_off(label, _full_gcs);
     // Groups of this label moved from H1 in this GC go to fresh regions.
     _regions->close_label(label);
