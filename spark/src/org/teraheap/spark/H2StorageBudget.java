@@ -44,13 +44,8 @@ import org.teraheap.TeraHeap;
  * (unpersist, block removal, eviction); H2's regions themselves are freed by the next full GC.
  */
 public final class H2StorageBudget {
-    /** The advice that must all be in place before any block is counted here. */
-    static final int ADVICE_NEEDED = 6;
-
     private static volatile H2StorageBudget instance;
-    private static int adviceWoven;
-    private static boolean adviceMissing;
-    /** Set once every piece of advice is in place and none is missing. */
+    /** False once a piece of advice could not be woven. */
     private static volatile boolean ready;
     /** The block that {@code MemoryStore.remove} is removing on this thread, if any. */
     private static final ThreadLocal<BlockId> REMOVING = new ThreadLocal<>();
@@ -99,17 +94,11 @@ public final class H2StorageBudget {
         H2StorageBudget budget = new H2StorageBudget(capacity);
         budget.fullGcs.start(budget::reconcile);
         instance = budget;
+        ready = true;
     }
 
-    /** One more piece of advice is woven into Spark. */
-    static synchronized void adviceWoven() {
-        adviceWoven++;
-        ready = adviceWoven == ADVICE_NEEDED && !adviceMissing;
-    }
-
-    /** A piece of advice could not be woven: Spark is left entirely to itself. */
-    static synchronized void adviceMissing() {
-        adviceMissing = true;
+    /** A piece of advice could not be woven: Spark is left to itself from now on. */
+    static void adviceMissing() {
         ready = false;
     }
 

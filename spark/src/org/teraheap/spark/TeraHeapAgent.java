@@ -5,13 +5,17 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import java.lang.instrument.Instrumentation;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.dynamic.ClassFileLocator;
 import net.bytebuddy.matcher.ElementMatcher;
+import net.bytebuddy.pool.TypePool;
 import net.bytebuddy.utility.JavaModule;
 import org.teraheap.TeraHeap;
 
@@ -19,17 +23,21 @@ import org.teraheap.TeraHeap;
  * The Java agent that puts the blocks Spark caches deserialized into H2.
  *
  * <p>Given as {@code -javaagent:teraheap-spark.jar} to the driver and the executors. On a JVM
- * without TeraHeap on it returns at once and changes nothing. Otherwise it weaves advice into
- * three classes of unmodified Spark 3.5 as they load: {@code MemoryStore} offers each
+ * without TeraHeap on it says so in one line and changes nothing. Otherwise it weaves advice into
+ * three classes of unmodified Spark (3.5.x or 4.x) as they load: {@code MemoryStore} offers each
  * deserialized RDD block it stores to {@link H2StorageBudget}, which counts it against H2 instead
  * of H1's storage pool and tags it for the move; H1's evictions skip such blocks;
  * {@code MemoryManager} returns their budget when they are removed; {@code BlockManagerMaster}
- * registers the executor's storage memory with the driver as H1's pool plus H2's budget. Each
- * advised method must have exactly the signature it has in Spark 3.5; if one does not (another
- * Spark version), the agent says so in one line and leaves Spark entirely alone. Spark must be on the application class path, where the agent is: a Spark
- * that another class loader defines is refused in one line and left alone (its classes could not
- * see the agent's, nor the agent its). Advice never throws into Spark: an error inside it is
- * reported once, and the block concerned takes Spark's usual path.
+ * registers the executor's storage memory with the driver as H1's pool plus H2's budget.
+ *
+ * <p>All or nothing: before Spark starts, the agent reads the release on the class path and the
+ * advised methods' signatures from its class files. A release outside the lines it knows, or one
+ * method without its expected signature, and the agent says which in one line and leaves Spark
+ * entirely alone. (Spark 4 builds its memory store only after registering the block manager, so
+ * the check cannot wait for the classes to load.) Spark must be on the application class path,
+ * where the agent is: a Spark that another class loader defines is refused in one line and left
+ * alone (its classes could not see the agent's, nor the agent its). Advice never throws into
+ * Spark: an error inside it is reported once, and the block concerned takes Spark's usual path.
  *
  * <p>Agent options, comma separated after {@code =}: {@code budget=<fraction of H2>} (default
  * 1: the room that H2's regions leave unused, a partly filled last region per RDD, is counted
@@ -40,19 +48,48 @@ public final class TeraHeapAgent {
     private static final String MEMORY_MANAGER = "org.apache.spark.memory.MemoryManager";
     private static final String BLOCK_MANAGER_MASTER = "org.apache.spark.storage.BlockManagerMaster";
 
-    // The advised methods, as Spark 3.5 compiles them.
+    // The advised methods, as every known release compiles them.
     private static final String BLOCK_ID = "Lorg/apache/spark/storage/BlockId;";
     private static final String MEMORY_MODE = "Lorg/apache/spark/memory/MemoryMode;";
-    static final String PUT_ITERATOR_AS_VALUES = "(" + BLOCK_ID + "Lscala/collection/Iterator;"
-        + MEMORY_MODE + "Lscala/reflect/ClassTag;)Lscala/util/Either;";
-    static final String REMOVE = "(" + BLOCK_ID + ")Z";
-    static final String BLOCK_IS_EVICTABLE = "(" + BLOCK_ID
-        + "Lorg/apache/spark/storage/memory/MemoryEntry;" + MEMORY_MODE + "Lscala/Option;)Z";
-    static final String RELEASE_STORAGE_MEMORY = "(J" + MEMORY_MODE + ")V";
-    static final String RELEASE_ALL_STORAGE_MEMORY = "()V";
     private static final String BLOCK_MANAGER_ID = "Lorg/apache/spark/storage/BlockManagerId;";
-    static final String REGISTER_BLOCK_MANAGER = "(" + BLOCK_MANAGER_ID + "[Ljava/lang/String;JJ"
-        + "Lorg/apache/spark/rpc/RpcEndpointRef;Z)" + BLOCK_MANAGER_ID;
+
+    /** One piece of advice: the Spark method it goes into, by class, name and descriptor. */
+    private static final class Weave {
+        final String type;
+        final String method;
+        final String descriptor;
+        final Class<?> advice;
+
+        Weave(String type, String method, String descriptor, Class<?> advice) {
+            this.type = type;
+            this.method = method;
+            this.descriptor = descriptor;
+            this.advice = advice;
+        }
+
+        ElementMatcher<MethodDescription> matcher() {
+            return named(method).and(hasDescriptor(descriptor));
+        }
+
+        @Override
+        public String toString() {
+            return type.substring(type.lastIndexOf('.') + 1) + "." + method + descriptor;
+        }
+    }
+
+    private static final List<Weave> WEAVES = Arrays.asList(
+        new Weave(MEMORY_STORE, "putIteratorAsValues", "(" + BLOCK_ID + "Lscala/collection/Iterator;"
+            + MEMORY_MODE + "Lscala/reflect/ClassTag;)Lscala/util/Either;", MemoryStoreAdvice.PutValues.class),
+        new Weave(MEMORY_STORE, "remove", "(" + BLOCK_ID + ")Z", MemoryStoreAdvice.Remove.class),
+        new Weave(MEMORY_STORE, "blockIsEvictable$1", "(" + BLOCK_ID
+            + "Lorg/apache/spark/storage/memory/MemoryEntry;" + MEMORY_MODE + "Lscala/Option;)Z",
+            MemoryStoreAdvice.Evictable.class),
+        new Weave(MEMORY_MANAGER, "releaseStorageMemory", "(J" + MEMORY_MODE + ")V",
+            MemoryManagerAdvice.ReleaseStorage.class),
+        new Weave(MEMORY_MANAGER, "releaseAllStorageMemory", "()V", MemoryManagerAdvice.ReleaseAll.class),
+        new Weave(BLOCK_MANAGER_MASTER, "registerBlockManager", "(" + BLOCK_MANAGER_ID
+            + "[Ljava/lang/String;JJLorg/apache/spark/rpc/RpcEndpointRef;Z)" + BLOCK_MANAGER_ID,
+            BlockManagerMasterAdvice.Register.class));
 
     private static boolean reportedLoader;
 
@@ -61,49 +98,67 @@ public final class TeraHeapAgent {
 
     public static void premain(String options, Instrumentation instrumentation) {
         if (!TeraHeap.isEnabled()) {
-            return;   // A stock JVM or TeraHeap off: Spark runs untouched.
+            System.err.println("[teraheap-spark] TeraHeap is off in this JVM (" + System.getProperty("java.home")
+                + "): cached blocks stay in H1. Run Spark with TeraHeap's JDK (JAVA_HOME=<repo>/build/jdk)"
+                + " and -XX:+EnableTeraHeap -XX:TeraHeapSize=<size> -XX:TeraHeapPath=<dir>");
+            return;
         }
         long capacity = TeraHeap.stats().capacityBytes();
         long budget = budgetBytes(options, capacity);
+        ClassLoader loader = TeraHeapAgent.class.getClassLoader();
+        SparkRelease release = SparkRelease.on(loader);
+        if (release == null) {
+            System.err.println("[teraheap-spark] no Spark on the application class path, where the agent is:"
+                + " nothing to adapt, cached blocks stay in H1; put Spark's jars on the class path");
+            return;
+        }
+        if (!release.known()) {
+            System.err.println("[teraheap-spark] Spark " + release.version() + " is not a release this jar"
+                + " knows (Spark " + SparkRelease.knownLines() + "): Spark is left alone, cached blocks stay in H1");
+            return;
+        }
+        List<Weave> missing = missing(loader);
+        if (!missing.isEmpty()) {
+            System.err.println("[teraheap-spark] Spark " + release.version() + " lacks " + missing
+                + " in the form this jar knows: Spark is left alone, cached blocks stay in H1");
+            return;
+        }
         H2StorageBudget.install(budget);
-        System.err.printf("[teraheap-spark] cached deserialized blocks go to H2: budget %d MB of %d MB%n",
-            budget >> 20, capacity >> 20);
+        System.err.printf("[teraheap-spark] Spark %s: cached deserialized blocks go to H2: budget %d MB of %d MB%n",
+            release.version(), budget >> 20, capacity >> 20);
 
-        new AgentBuilder.Default()
+        AgentBuilder agent = new AgentBuilder.Default()
             .disableClassFormatChanges()
             // Only Spark's three classes are looked at; nothing else is parsed.
             .ignore(not(named(MEMORY_STORE).or(named(MEMORY_MANAGER)).or(named(BLOCK_MANAGER_MASTER))))
-            .with(new Failures())
-            .type(named(MEMORY_STORE))
-            .transform((builder, type, loader, module, domain) -> {
-                if (!onAgentClassPath(type, loader)) {
+            .with(new Failures());
+        for (String type : new String[] {MEMORY_STORE, MEMORY_MANAGER, BLOCK_MANAGER_MASTER}) {
+            agent = agent.type(named(type)).transform((builder, description, typeLoader, module, domain) -> {
+                if (!onAgentClassPath(description, typeLoader)) {
                     return builder;
                 }
-                builder = weave(builder, type, MemoryStoreAdvice.PutValues.class,
-                    "putIteratorAsValues", PUT_ITERATOR_AS_VALUES);
-                builder = weave(builder, type, MemoryStoreAdvice.Remove.class, "remove", REMOVE);
-                return weave(builder, type, MemoryStoreAdvice.Evictable.class,
-                    "blockIsEvictable$1", BLOCK_IS_EVICTABLE);
-            })
-            .type(named(MEMORY_MANAGER))
-            .transform((builder, type, loader, module, domain) -> {
-                if (!onAgentClassPath(type, loader)) {
-                    return builder;
+                for (Weave weave : WEAVES) {
+                    if (weave.type.equals(type)) {
+                        builder = builder.visit(Advice.to(weave.advice).on(weave.matcher()));
+                    }
                 }
-                builder = weave(builder, type, MemoryManagerAdvice.ReleaseStorage.class,
-                    "releaseStorageMemory", RELEASE_STORAGE_MEMORY);
-                return weave(builder, type, MemoryManagerAdvice.ReleaseAll.class,
-                    "releaseAllStorageMemory", RELEASE_ALL_STORAGE_MEMORY);
-            })
-            .type(named(BLOCK_MANAGER_MASTER))
-            .transform((builder, type, loader, module, domain) -> {
-                if (!onAgentClassPath(type, loader)) {
-                    return builder;
-                }
-                return weave(builder, type, BlockManagerMasterAdvice.Register.class,
-                    "registerBlockManager", REGISTER_BLOCK_MANAGER);
-            })
-            .installOn(instrumentation);
+                return builder;
+            });
+        }
+        agent.installOn(instrumentation);
+    }
+
+    /** The advised methods that the Spark {@code loader} sees does not declare as expected. */
+    private static List<Weave> missing(ClassLoader loader) {
+        TypePool pool = TypePool.Default.of(ClassFileLocator.ForClassLoader.of(loader));
+        List<Weave> missing = new ArrayList<>();
+        for (Weave weave : WEAVES) {
+            TypePool.Resolution type = pool.describe(weave.type);
+            if (!type.isResolved() || type.resolve().getDeclaredMethods().filter(weave.matcher()).size() != 1) {
+                missing.add(weave);
+            }
+        }
+        return missing;
     }
 
     /**
@@ -125,24 +180,6 @@ public final class TeraHeapAgent {
             }
         }
         return false;
-    }
-
-    /**
-     * Weaves {@code advice} into the method of {@code type} with that name and descriptor: Spark
-     * 3.5's. Any other signature (another Spark version) leaves Spark alone.
-     */
-    private static DynamicType.Builder<?> weave(DynamicType.Builder<?> builder, TypeDescription type,
-                                               Class<?> advice, String name, String descriptor) {
-        ElementMatcher<MethodDescription> method = named(name).and(hasDescriptor(descriptor));
-        if (type.getDeclaredMethods().filter(method).size() != 1) {
-            H2StorageBudget.adviceMissing();
-            System.err.println("[teraheap-spark] " + type.getName() + " has no method " + name
-                + descriptor + " (Spark 3.5's); this jar supports Spark 3.5."
-                + " Spark is left alone: cached blocks stay in H1.");
-            return builder;
-        }
-        H2StorageBudget.adviceWoven();
-        return builder.visit(Advice.to(advice).on(method));
     }
 
     static long budgetBytes(String options, long capacity) {
@@ -180,7 +217,7 @@ public final class TeraHeapAgent {
                             Throwable error) {
             H2StorageBudget.adviceMissing();
             System.err.println("[teraheap-spark] cannot adapt " + name + " (" + error
-                + "); this jar supports Spark 3.5. Cached blocks stay in H1.");
+                + "): TeraHeap's advice is withdrawn, blocks cached from now on stay in H1");
         }
     }
 }

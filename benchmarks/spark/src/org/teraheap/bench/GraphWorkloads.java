@@ -12,7 +12,6 @@ import org.apache.spark.graphx.lib.ShortestPaths;
 import org.apache.spark.graphx.lib.TriangleCount;
 
 import scala.Tuple2;
-import scala.collection.JavaConverters;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 
@@ -75,8 +74,8 @@ final class GraphWorkloads {
         if (p.iterationsGiven()) {
             System.err.println("SparkBench: sssp runs to convergence; --iterations is ignored");
         }
-        scala.collection.Seq<Object> landmarks = JavaConverters.asScalaBufferConverter(LANDMARKS).asScala().toList();
-        Graph<scala.collection.Map<Object, Object>, Object> sp = ShortestPaths.run(rmatGraph(jsc, p), landmarks, INT);
+        Graph<scala.collection.Map<Object, Object>, Object> sp =
+            ShortestPaths.run(rmatGraph(jsc, p), ScalaLine.seq(LANDMARKS), INT);
         long hash = Checksums.hashSum(sp.vertices(), (vid, dists) -> {
             long h = 0;
             scala.collection.Iterator<Tuple2<Object, Object>> it = dists.iterator();

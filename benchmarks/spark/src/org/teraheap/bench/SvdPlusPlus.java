@@ -12,7 +12,6 @@ import org.apache.spark.graphx.VertexRDD;
 import org.apache.spark.storage.StorageLevel;
 
 import scala.Option;
-import scala.Predef;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 import scala.runtime.AbstractFunction1;
@@ -85,12 +84,6 @@ final class SvdPlusPlus {
     private static final ClassTag<long[]> COUNT_SUM = ClassTag$.MODULE$.apply(long[].class);
     private static final ClassTag<Object> RATING = ClassTag$.MODULE$.Double();
 
-    /**
-     * Tells outerJoinVertices that the vertex type stays Params, as a Scala caller's implicit does:
-     * GraphX then ships only the changed vertices to the edges instead of rebuilding them.
-     */
-    private static final Predef.$eq$colon$eq<Params, Params> SAME_TYPE = Predef.$eq$colon$eq$.MODULE$.tpEquals();
-
     private SvdPlusPlus() {
     }
 
@@ -120,14 +113,16 @@ final class SvdPlusPlus {
         // Every vertex's rating count and sum (as raw long bits, to keep one array type).
         VertexRDD<long[]> counts = g.aggregateMessages(new SendRating(), new AddCountSum(),
                 TripletFields.EdgeOnly, COUNT_SUM);
-        g = replace(g, g.outerJoinVertices(counts, new InitParams(mean), COUNT_SUM, PARAMS, SAME_TYPE));
+        // sameType() tells outerJoinVertices that the vertex type stays Params, as a Scala
+        // caller's implicit does: GraphX then ships only the changed vertices to the edges.
+        g = replace(g, g.outerJoinVertices(counts, new InitParams(mean), COUNT_SUM, PARAMS, ScalaLine.sameType()));
         ratings.unpersist(false);
 
         for (int i = 0; i < iterations; i++) {
             g = withUserImplicit(g);
             VertexRDD<Step> steps = g.aggregateMessages(new SendGradient(mean), new AddSteps(),
                     TripletFields.All, STEP);
-            g = replace(g, g.outerJoinVertices(steps, new ApplyStep(), STEP, PARAMS, SAME_TYPE));
+            g = replace(g, g.outerJoinVertices(steps, new ApplyStep(), STEP, PARAMS, ScalaLine.sameType()));
         }
         // The users' implicit vectors from their final factors: the model predicts with them.
         return new Model(withUserImplicit(g), mean);
@@ -137,7 +132,7 @@ final class SvdPlusPlus {
     private static Graph<Params, Object> withUserImplicit(Graph<Params, Object> g) {
         VertexRDD<double[]> itemSums = g.aggregateMessages(new SendItemImplicit(), new AddVectors(),
                 TripletFields.Dst, VECTOR);
-        return replace(g, g.outerJoinVertices(itemSums, new SetUserImplicit(), VECTOR, PARAMS, SAME_TYPE));
+        return replace(g, g.outerJoinVertices(itemSums, new SetUserImplicit(), VECTOR, PARAMS, ScalaLine.sameType()));
     }
 
     /**

@@ -1,0 +1,92 @@
+package org.teraheap.spark;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.net.URLConnection;
+import java.util.Properties;
+import java.util.jar.Attributes;
+import java.util.jar.Manifest;
+
+/**
+ * The Spark release on the application class path, read without loading any of Spark's classes,
+ * and whether this agent knows that release's internals.
+ */
+final class SparkRelease {
+    /** The release lines whose advised methods this agent knows, in form and in meaning. */
+    static final String[] KNOWN_LINES = {"3.5", "4.0", "4.1", "4.2"};
+    /** The class the version is read beside: spark-core's jar. */
+    private static final String CORE_CLASS = "org/apache/spark/storage/memory/MemoryStore.class";
+
+    private final String version;
+
+    private SparkRelease(String version) {
+        this.version = version;
+    }
+
+    /** The release {@code loader} sees, or null if Spark's core is not there. */
+    static SparkRelease on(ClassLoader loader) {
+        URL core = loader.getResource(CORE_CLASS);
+        if (core == null) {
+            return null;
+        }
+        String version = fromManifest(core);
+        if (version == null) {
+            version = fromPom(loader, "2.13");
+        }
+        if (version == null) {
+            version = fromPom(loader, "2.12");
+        }
+        return new SparkRelease(version == null ? "unknown" : version);
+    }
+
+    String version() {
+        return version;
+    }
+
+    /** Whether the release belongs to a line this agent was written and tested for. */
+    boolean known() {
+        for (String line : KNOWN_LINES) {
+            if (version.startsWith(line + ".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    static String knownLines() {
+        return String.join(", ", KNOWN_LINES);
+    }
+
+    /** Spark's jars carry their version in the manifest (Implementation-Version). */
+    private static String fromManifest(URL core) {
+        try {
+            URLConnection connection = core.openConnection();
+            if (!(connection instanceof JarURLConnection)) {
+                return null;
+            }
+            connection.setUseCaches(false);
+            Manifest manifest = ((JarURLConnection) connection).getManifest();
+            return manifest == null ? null
+                : manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Maven's record of the artifact, for a jar whose manifest lacks the version. */
+    private static String fromPom(ClassLoader loader, String scala) {
+        String pom = "META-INF/maven/org.apache.spark/spark-core_" + scala + "/pom.properties";
+        try (InputStream in = loader.getResourceAsStream(pom)) {
+            if (in == null) {
+                return null;
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version");
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}
