@@ -1,11 +1,17 @@
 # TeraHeap for OpenJDK 17.
 #   make            build the TeraHeap JDK (build/jdk), the Java API jar (build/teraheap-api.jar), the
-#                   Spark agent (build/teraheap-spark.jar) and the Spark workloads (build/teraheap-bench-spark.jar),
+#                   Spark agent (build/teraheap-spark.jar), the Spark workloads (build/teraheap-bench-spark.jar)
+#                   and a Spark home with spark-submit (build/spark-home),
 #                   the Giraph agent (build/teraheap-giraph.jar) and the Giraph workloads (build/teraheap-bench-giraph.jar)
 #   make demo       build, then run a small demonstration on the built-in defaults
 #   make test       build, then run every test; ends with "N passed, N failed"
 #   make fastdebug  build a fastdebug JDK (build/jdk-fastdebug) for development
 #   make export     turn edits made inside the OpenJDK build tree back into jvm/
+#
+# Spark: the workloads are built against Spark 3.5 (benchmarks/spark/pom.xml, Scala 2.12) into
+# build/, and against SPARK4_VERSION into build/spark-SPARK4_VERSION/; the tests run the agent on
+# both, and on SPARK_UNKNOWN_VERSION, which it must refuse. Other releases:
+# benchmarks/spark/build-release.sh, tests/spark/matrix.sh.
 #
 # Large things (Debian's source and binaries, HotSpot build trees) live in $(TERAHEAP_WORK),
 # ~/.cache/teraheap by default. OPENJDK_DEB_VERSION picks the Debian openjdk-17 version.
@@ -14,6 +20,11 @@ SHELL := /bin/bash
 export TERAHEAP_WORK ?= $(HOME)/.cache/teraheap
 export OPENJDK_DEB_VERSION ?= 17.0.19+10-1~deb12u2
 
+# The newest Spark 4.x whose modules Maven Central serves together, and the release the agent
+# must refuse (older than the lines it knows).
+SPARK4_VERSION := 4.2.0
+SPARK_UNKNOWN_VERSION := 3.4.4
+
 SCRIPTS   := jvm/scripts
 BUILD     := build
 VERSIONED := $(TERAHEAP_WORK)/%s-$(OPENJDK_DEB_VERSION)
@@ -21,7 +32,7 @@ STOCK_JDK := $(TERAHEAP_WORK)/stock-jdk-$(OPENJDK_DEB_VERSION)
 JVM_INPUTS := $(shell find jvm -type f 2>/dev/null)
 API_SOURCES := $(shell find api/src -name '*.java' 2>/dev/null)
 SPARK_AGENT_INPUTS := spark/pom.xml $(shell find spark/src -name '*.java' 2>/dev/null) $(API_SOURCES)
-SPARK_BENCH_INPUTS := benchmarks/spark/pom.xml $(shell find benchmarks/spark/src -name '*.java' 2>/dev/null)
+SPARK_BENCH_INPUTS := benchmarks/spark/pom.xml $(shell find benchmarks/spark/src benchmarks/spark/src-scala-* -name '*.java' 2>/dev/null)
 GIRAPH_AGENT_INPUTS := giraph/pom.xml $(shell find giraph/src -name '*.java' 2>/dev/null) $(API_SOURCES)
 GIRAPH_BENCH_INPUTS := benchmarks/giraph/pom.xml $(shell find benchmarks/giraph/src -type f 2>/dev/null)
 # Maven, with Spark and Byte Buddy from Maven Central, run by Debian's JDK.
@@ -29,7 +40,10 @@ MVN := JAVA_HOME=$(STOCK_JDK) mvn -B -q -Dstyle.color=never
 
 .PHONY: all demo test fastdebug export clean
 all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar $(BUILD)/teraheap-spark.jar \
-     $(BUILD)/teraheap-bench-spark.jar $(BUILD)/teraheap-giraph.jar $(BUILD)/teraheap-bench-giraph.jar
+     $(BUILD)/teraheap-bench-spark.jar $(BUILD)/spark-home/bin/spark-submit \
+     $(BUILD)/spark-$(SPARK4_VERSION)/teraheap-bench-spark.jar \
+     $(BUILD)/spark-$(SPARK_UNKNOWN_VERSION)/spark-classpath.txt \
+     $(BUILD)/teraheap-giraph.jar $(BUILD)/teraheap-bench-giraph.jar
 
 # Debian's JDK, unpacked and made self-contained: the boot JDK and the stock JVM tests compare with.
 $(BUILD)/.stock: $(SCRIPTS)/deps.sh $(SCRIPTS)/fetch.sh $(SCRIPTS)/image.sh $(SCRIPTS)/common.sh
@@ -72,6 +86,18 @@ $(BUILD)/teraheap-bench-spark.jar: $(BUILD)/.stock $(SPARK_BENCH_INPUTS)
 	   -Dmdep.outputFile=$(CURDIR)/$(BUILD)/spark-classpath.txt
 	@cp $(BUILD)/maven/teraheap-bench-spark/teraheap-bench-spark-0.1.jar $@
 	@echo "[teraheap] Spark workloads ready: $@"
+
+# A Spark home with Spark's launcher, run by build/jdk with the agent (build/spark-home/bin/spark-submit).
+$(BUILD)/spark-home/bin/spark-submit: $(BUILD)/teraheap-bench-spark.jar spark/home.sh spark/spark-submit
+	@spark/home.sh
+
+$(BUILD)/spark-$(SPARK4_VERSION)/teraheap-bench-spark.jar: $(BUILD)/.stock $(SPARK_BENCH_INPUTS) \
+    benchmarks/spark/build-release.sh spark/home.sh spark/spark-submit
+	@benchmarks/spark/build-release.sh $(SPARK4_VERSION)
+
+$(BUILD)/spark-$(SPARK_UNKNOWN_VERSION)/spark-classpath.txt: $(BUILD)/.stock tests/spark/pom.xml \
+    benchmarks/spark/build-release.sh spark/home.sh spark/spark-submit
+	@benchmarks/spark/build-release.sh $(SPARK_UNKNOWN_VERSION) checks
 
 $(BUILD)/teraheap-giraph.jar: $(BUILD)/.stock $(GIRAPH_AGENT_INPUTS)
 	@cd giraph && $(MVN) package

@@ -32,3 +32,8 @@ script_args() {
     script_error "takes at most $max argument(s), not $#"
   fi
 }
+
+# Where the Spark release the scripts run was built (relative to the repository): build/ for the
+# one make builds against, build/spark-VERSION/ for TERAHEAP_SPARK_VERSION=VERSION
+# (benchmarks/spark/build-release.sh). Both hold spark-classpath.txt and teraheap-bench-spark.jar.
+spark_build_dir() { echo "build${TERAHEAP_SPARK_VERSION:+/spark-$TERAHEAP_SPARK_VERSION}"; }

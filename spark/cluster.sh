@@ -1,7 +1,7 @@
 #!/bin/bash
 # usage: spark/cluster.sh start [WORKER_CORES [WORKER_MEMORY]] | stop
 # A Spark standalone cluster on this machine, from the Spark jars on Maven Central that make
-# fetched (build/spark-classpath.txt), run by the TeraHeap JDK:
+# fetched (build/spark-classpath.txt, or TERAHEAP_SPARK_VERSION's), run by the TeraHeap JDK:
 #   spark/cluster.sh start [WORKER_CORES [WORKER_MEMORY]]   master and one worker (default: 2 cores,
 #                                                           8g); prints the master URL
 #   spark/cluster.sh stop
@@ -21,11 +21,13 @@ cd "$(dirname "$0")/.."
 REPO=$PWD
 DIR=$REPO/build/spark-cluster
 PORT=${SPARK_MASTER_PORT:-7177}
-[ -x build/jdk/bin/java ] && [ -f build/spark-classpath.txt ] || { echo "cluster.sh: run make first" >&2; exit 1; }
+CLASSPATH=$(spark_build_dir)/spark-classpath.txt
+[ -x build/jdk/bin/java ] && [ -f "$CLASSPATH" ] || { echo "cluster.sh: $CLASSPATH is missing: run make first" >&2; exit 1; }
 
 # Spark's launcher wants a SPARK_HOME with a jars/ directory; the class path comes from Maven.
 export SPARK_HOME=$DIR/home SPARK_SCALA_VERSION=2.12
-export SPARK_DIST_CLASSPATH=$(cat build/spark-classpath.txt)
+case "${TERAHEAP_SPARK_VERSION:-}" in 4.*) SPARK_SCALA_VERSION=2.13 ;; esac
+export SPARK_DIST_CLASSPATH=$(cat "$CLASSPATH")
 export JAVA_HOME=$REPO/build/jdk SPARK_LOG_DIR=$DIR
 mkdir -p "$SPARK_HOME/jars" "$DIR/work"
 OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')

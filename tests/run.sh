@@ -4,8 +4,8 @@
 #  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
 #  - unit tests of JVM code that runs without a JVM (tests/unit/run.sh: the H1 size policy);
 #  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh);
-#  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark, and every workload of the
-#    benchmark suite at scale 1 in every configuration;
+#  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark 3.5, and every workload of
+#    the benchmark suite at scale 1 in every configuration; then a subset on Spark 4 (SPARK4_CHECKS);
 #  - the Giraph tests (tests/giraph/run.sh): every Giraph workload on a small graph, with the agent,
 #    in every configuration, against a reference computed without Giraph.
 #  - the remote-H2 tests (tests/remote/run.sh): H2 on an NBD device, data and faults (as root with
@@ -26,6 +26,10 @@ JTREG_JAR=/usr/share/jtreg/lib/jtreg.jar
 [ -f "$JTREG_JAR" ] || die "jtreg is missing: run make (it installs Debian's jtreg7)"
 # OpenJDK's test library (/test/lib) from the source tree the build unpacked.
 ln -sfn "$PRISTINE" build/openjdk
+
+SPARK4=$(sed -n 's/^SPARK4_VERSION := //p' Makefile)
+SPARK4_CHECKS="h2-memory-and-disk h2-memory-only h2-dataframe h2-metrics spill-teraheap-off h2-handback
+               standalone-cluster-replicated"
 
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/jtreg)
@@ -81,6 +85,12 @@ if [ $# -eq 0 ]; then
   run_suite "OpenJDK GC tests (stress mode)" build/openjdk-gc-tests.log \
     env TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick
   run_suite "Spark tests" build/spark-tests.log tests/spark/run.sh
+  # Spark 4: the checks whose code paths differ by release (storing, counting, releasing and
+  # registering blocks, handing back, replication on a cluster, DataFrames, metrics) and three
+  # workloads, in Spark-SD and TeraHeap: the whole set would add 20 minutes to make test.
+  run_suite "Spark $SPARK4 tests (a subset)" build/spark-tests-$SPARK4.log \
+    env TERAHEAP_SPARK_VERSION="$SPARK4" SPARK_TEST_CHECKS="$SPARK4_CHECKS" \
+        SPARK_TEST_WORKLOADS="pr sssp sql" SPARK_TEST_CONFIGS="sd th" tests/spark/run.sh
   run_suite "Giraph tests" build/giraph-tests.log tests/giraph/run.sh
   run_suite "Remote H2 tests" build/remote-tests.log tests/remote/run.sh
 fi

@@ -34,6 +34,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   thu TeraHeap as th but without the cap (--cap is ignored): H2 stays in the page cache, so nothing
       is read back from the disk. Not a comparison at the same DRAM but a ceiling: how fast th
       could be if H2's reads cost nothing
+run, footprint and suite take --spark VERSION: another Spark release than make's, built first by
+benchmarks/spark/build-release.sh VERSION (TERAHEAP_SPARK_VERSION=VERSION does the same).
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
 with a warning without it. Sizes take k/m/g suffixes.
 """
@@ -61,8 +63,22 @@ JDK = Path(os.environ.get("TERAHEAP_BENCH_JDK") or BUILD / "jdk")
 JAVA = JDK / "bin" / "java"
 JFR = JDK / "bin" / "jfr"
 AGENT = BUILD / "teraheap-spark.jar"
-BENCH_JAR = BUILD / "teraheap-bench-spark.jar"
-CLASSPATH = BUILD / "spark-classpath.txt"
+# --spark or TERAHEAP_SPARK_VERSION runs another Spark release, built by build-release.sh.
+SPARK_VERSION = BENCH_JAR = CLASSPATH = None
+
+
+def use_spark(version):
+    """Runs the release built into build/spark-VERSION/, or make's release (build/) for ''."""
+    global SPARK_VERSION, BENCH_JAR, CLASSPATH
+    SPARK_VERSION = version
+    spark_build = BUILD / f"spark-{version}" if version else BUILD
+    BENCH_JAR = spark_build / "teraheap-bench-spark.jar"
+    CLASSPATH = spark_build / "spark-classpath.txt"
+    if version:
+        os.environ["TERAHEAP_SPARK_VERSION"] = version   # for the runs a suite starts
+
+
+use_spark(os.environ.get("TERAHEAP_SPARK_VERSION", ""))
 JAVA_OPTIONS = Path(__file__).resolve().parent / "java-options"
 WORK = Path(os.environ.get("TERAHEAP_BENCH_DIR",
                            os.path.expanduser(os.environ.get("TERAHEAP_WORK", "~/.cache/teraheap"))
@@ -105,7 +121,8 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
                  h2_region=None):
     for path in (JAVA, AGENT, BENCH_JAR, CLASSPATH):
         if not path.exists():
-            die(f"{path} is missing: run make first")
+            die(f"{path} is missing: run make first"
+                + (f" and benchmarks/spark/build-release.sh {SPARK_VERSION}" if SPARK_VERSION else ""))
     options = [l.strip() for l in JAVA_OPTIONS.read_text().splitlines()
                if l.strip() and not l.startswith("#")]
     cmd = [str(JAVA)] + options
@@ -542,6 +559,10 @@ def main():
     s.add_argument("--heap-fraction", type=float, default=0.5, metavar="X",
                    help="H as a fraction of D (default: 0.5)")
     s.add_argument("--cap-extra", type=size, default="1g", metavar="SIZE", help="the cap is H plus this (default: 1g)")
+    for parser in (r, fp, s):
+        parser.add_argument("--spark", metavar="VERSION",
+                            help="the Spark release, built first by benchmarks/spark/build-release.sh VERSION "
+                                 "(default: the one make builds against)")
     for name, text in (("check", "exit 1 unless every configuration gave the same result"),
                        ("space", "H2's space against the cache, from --gc-each-job runs"),
                        ("table", "the medians as a Markdown table")):
@@ -554,6 +575,8 @@ def main():
     argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)
     args = p.parse_args(argv[:cut])
+    if getattr(args, "spark", None):
+        use_spark(args.spark)
     if argv[cut + 1:]:
         if args.command != "run":
             p.error(f"only run passes arguments after -- on to SparkBench, not {args.command}")

@@ -82,9 +82,10 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
     fi
     echo "$w $config $space" >>"$OUT/h2-space.txt"
   fi
-  if [ $status -eq 0 ] && [[ $config != th* ]]; then
-    # With TeraHeap off or a stock JVM the agent does nothing, and says nothing.
-    ! grep -q '^\[teraheap-giraph\]' "$log" || { status=1; reason="the agent acted without TeraHeap"; }
+  if [ $status -eq 0 ] && { [ "$config" = off ] || [ "$config" = stock ]; }; then
+    # With TeraHeap off or a stock JVM the agent does nothing, and says so in one line.
+    [ "$(grep -c '^\[teraheap-giraph\]' "$log")" = 1 ] && grep -q '^\[teraheap-giraph\] TeraHeap is off' "$log" \
+      || { status=1; reason="the agent did not say, in one line, that TeraHeap is off"; }
   fi
   result "$name" "$status" "$log" "$reason"
 }

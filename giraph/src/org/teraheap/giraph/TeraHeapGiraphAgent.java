@@ -52,7 +52,11 @@ public final class TeraHeapGiraphAgent {
 
     public static void premain(String options, Instrumentation instrumentation) {
         if (!TeraHeap.isEnabled()) {
-            return;   // A stock JVM or TeraHeap off: Giraph runs untouched.
+            // A stock JVM or TeraHeap off: Giraph runs untouched, and the user is told.
+            System.err.println("[teraheap-giraph] TeraHeap is off in this JVM (" + System.getProperty("java.home")
+                + "): Giraph's data stays in H1. Run it with TeraHeap's JDK (<repo>/build/jdk/bin/java)"
+                + " and -XX:+EnableTeraHeap -XX:TeraHeapSize=<size> -XX:TeraHeapPath=<dir>");
+            return;
         }
         boolean verbose = false;
         boolean verify = false;

@@ -32,6 +32,8 @@ import org.teraheap.spark.TeraHeapMetricsPlugin;
  *                                 all of it moved to H2; unpersist frees H2's regions
  *   SparkCacheCheck spill LEVEL   TeraHeap off or a stock JVM: the same RDD does not fit
  *                                 H1's storage pool, so Spark spills (or drops) part of it
+ *   SparkCacheCheck untouched LEVEL  TeraHeap on, the agent refusing this Spark: as spill,
+ *                                 and nothing of Spark's moved to H2
  *   SparkCacheCheck budget LEVEL  TeraHeap on, H2 budget smaller than the RDD: part in H2,
  *                                 the rest on Spark's usual path
  *   SparkCacheCheck handback LEVEL  TeraHeap on, H2 filled at the first full GC by a group of
@@ -151,6 +153,13 @@ public final class SparkCacheCheck {
                 }
                 case "spill":
                     check(!TeraHeap.isEnabled(), "run with TeraHeap off");
+                    check(info.numCachedPartitions() < PARTITIONS || info.diskSize() > 0,
+                        "expected H1's storage pool to overflow: " + where);
+                    break;
+                case "untouched":
+                    check(TeraHeap.isEnabled(), "run with TeraHeap on");
+                    check(H2StorageBudget.get() == null, "the agent is active");
+                    check(TeraHeap.stats().bytesMoved() == 0, "blocks moved to H2");
                     check(info.numCachedPartitions() < PARTITIONS || info.diskSize() > 0,
                         "expected H1's storage pool to overflow: " + where);
                     break;
