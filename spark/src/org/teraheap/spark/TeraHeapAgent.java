@@ -4,7 +4,9 @@ import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
+import java.io.File;
 import java.lang.instrument.Instrumentation;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -99,8 +101,8 @@ public final class TeraHeapAgent {
     public static void premain(String options, Instrumentation instrumentation) {
         if (!TeraHeap.isEnabled()) {
             System.err.println("[teraheap-spark] TeraHeap is off in this JVM (" + System.getProperty("java.home")
-                + "): cached blocks stay in H1. Run Spark with TeraHeap's JDK (JAVA_HOME=<repo>/build/jdk)"
-                + " and -XX:+EnableTeraHeap -XX:TeraHeapSize=<size> -XX:TeraHeapPath=<dir>");
+                + "): cached blocks stay in H1. Run Spark with TeraHeap's JDK (JAVA_HOME=" + teraHeapJdk()
+                + ") and -XX:+EnableTeraHeap -XX:TeraHeapSize=<size> -XX:TeraHeapPath=<dir>");
             return;
         }
         long capacity = TeraHeap.stats().capacityBytes();
@@ -146,6 +148,20 @@ public final class TeraHeapAgent {
             });
         }
         agent.installOn(instrumentation);
+    }
+
+    /** Where TeraHeap's JDK most likely is: beside this jar in the repository's build/. */
+    private static String teraHeapJdk() {
+        try {
+            File jar = new File(TeraHeapAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            File jdk = new File(jar.getParentFile(), "jdk");
+            if (new File(jdk, "bin/java").canExecute()) {
+                return jdk.getPath();
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // falls through to the generic path
+        }
+        return "<repository>/build/jdk";
     }
 
     /** The advised methods that the Spark {@code loader} sees does not declare as expected. */
