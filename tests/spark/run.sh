@@ -104,6 +104,9 @@ check budget-full "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=budgetBytes
 # finds H2 full varies from run to run).
 check h2-handback "$JDK/bin/java" "${TH[@]}" -XX:TeraHeapSize=192m -Xmx1g -Delements=300000 \
   -XX:ParallelGCThreads=1 -- handback MEMORY_AND_DISK
+# A heap that holds the whole job: no full GC, so nothing moves, and the agent says why at exit.
+SAYS="no full GC ran to move them" check h2-never-moved "$JDK/bin/java" "${TH[@]}" -Xms2g -Xmx2g \
+  -XX:MetaspaceSize=512m -Delements=100000 -- nomove MEMORY_AND_DISK
 SAYS=
 
 # Spark's own launcher, from the Spark home make assembled (spark/home.sh): its defaults put the

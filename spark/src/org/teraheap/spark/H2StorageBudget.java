@@ -72,6 +72,8 @@ public final class H2StorageBudget {
     private final FullGcWatch fullGcs = new FullGcWatch();
     private boolean listening;
     private long used;
+    /** Bytes of every block ever taken into the budget; read at exit without the lock. */
+    private volatile long takenBytes;
     private final Map<BlockId, Long> stored = new HashMap<>();
     /** Adopted blocks not yet seen in H2 (a subset of {@code stored}). */
     private final Map<BlockId, Tracked> pending = new LinkedHashMap<>();
@@ -243,6 +245,7 @@ public final class H2StorageBudget {
                 .getVMOption("TeraHeapRegionSize").getValue());
             fullGcs.listen();
             listening = true;   // only once it listens: without it no block may be taken
+            Runtime.getRuntime().addShutdownHook(new Thread(this::reportNeverMoved, "teraheap-spark-exit"));
         }
         // Those of the current SparkContext: a JVM may stop one and start another.
         this.memoryManager = memoryManager;
@@ -276,9 +279,23 @@ public final class H2StorageBudget {
             return false;
         }
         used += bytes;
+        takenBytes += bytes;
         stored.put(block, bytes);
         pending.put(block, new Tracked(bytes, block.rddId(), values));
         return true;
+    }
+
+    /**
+     * At exit: blocks were taken into H2's budget, but no full GC came to move any of them (H1
+     * held the whole job). Said, since the user asked for H2 and did not get it. Reads no
+     * lock: another thread may hold one while the JVM exits.
+     */
+    private void reportNeverMoved() {
+        if (takenBytes > 0 && TeraHeap.stats().bytesMoved() == 0) {
+            System.err.printf("[teraheap-spark] %d MB of cached blocks were taken into H2's budget, but"
+                + " no full GC ran to move them: they stayed in H1, which held the whole job. A smaller"
+                + " H1 (-Xmx; --driver-memory in local mode) puts them in H2%n", takenBytes >> 20);
+        }
     }
 
     /**

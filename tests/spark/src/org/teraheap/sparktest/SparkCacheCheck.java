@@ -32,6 +32,9 @@ import org.teraheap.spark.TeraHeapMetricsPlugin;
  *                                 all of it moved to H2; unpersist frees H2's regions
  *   SparkCacheCheck spill LEVEL   TeraHeap off or a stock JVM: the same RDD does not fit
  *                                 H1's storage pool, so Spark spills (or drops) part of it
+ *   SparkCacheCheck nomove LEVEL  TeraHeap on, a heap that holds the whole job and no full GC:
+ *                                 blocks taken into H2's budget, none moved (the agent says
+ *                                 so at exit)
  *   SparkCacheCheck untouched LEVEL  TeraHeap on, the agent refusing this Spark: as spill,
  *                                 and nothing of Spark's moved to H2
  *   SparkCacheCheck budget LEVEL  TeraHeap on, H2 budget smaller than the RDD: part in H2,
@@ -125,7 +128,9 @@ public final class SparkCacheCheck {
             if (filler != null) {
                 TeraHeap.move(FILLER_LABEL);
             }
-            gcEverywhere(sc);
+            if (!scenario.equals("nomove")) {
+                gcEverywhere(sc);
+            }
             check(sum(rdd) == expected, "cached pass sum differs from " + expected);
             RDDInfo info = sc.sc().getRDDStorageInfo()[0];
             long memSize = info.memSize();
@@ -156,6 +161,13 @@ public final class SparkCacheCheck {
                     check(info.numCachedPartitions() < PARTITIONS || info.diskSize() > 0,
                         "expected H1's storage pool to overflow: " + where);
                     break;
+                case "nomove": {
+                    check(TeraHeap.isEnabled(), "run with TeraHeap on");
+                    check(TeraHeap.stats().bytesMoved() == 0, "a full GC ran: give a heap that holds the job");
+                    H2StorageBudget budget = H2StorageBudget.get();
+                    check(budget != null && budget.usedBytes() > 0, "no block was taken into H2's budget");
+                    break;
+                }
                 case "untouched":
                     check(TeraHeap.isEnabled(), "run with TeraHeap on");
                     check(H2StorageBudget.get() == null, "the agent is active");
