@@ -37,3 +37,6 @@ script_args() {
 # one make builds against, build/spark-VERSION/ for TERAHEAP_SPARK_VERSION=VERSION
 # (benchmarks/spark/build-release.sh). Both hold spark-classpath.txt and teraheap-bench-spark.jar.
 spark_build_dir() { echo "build${TERAHEAP_SPARK_VERSION:+/spark-$TERAHEAP_SPARK_VERSION}"; }
+
+# The Scala line of that release: build-release.sh records it; make's release is Scala 2.12.
+spark_scala_version() { cat "$(spark_build_dir)/scala-version" 2>/dev/null || echo 2.12; }

@@ -25,8 +25,7 @@ CLASSPATH=$(spark_build_dir)/spark-classpath.txt
 [ -x build/jdk/bin/java ] && [ -f "$CLASSPATH" ] || { echo "cluster.sh: $CLASSPATH is missing: run make first" >&2; exit 1; }
 
 # Spark's launcher wants a SPARK_HOME with a jars/ directory; the class path comes from Maven.
-export SPARK_HOME=$DIR/home SPARK_SCALA_VERSION=2.12
-case "${TERAHEAP_SPARK_VERSION:-}" in 4.*) SPARK_SCALA_VERSION=2.13 ;; esac
+export SPARK_HOME=$DIR/home SPARK_SCALA_VERSION=$(spark_scala_version)
 export SPARK_DIST_CLASSPATH=$(cat "$CLASSPATH")
 export JAVA_HOME=$REPO/build/jdk SPARK_LOG_DIR=$DIR
 mkdir -p "$SPARK_HOME/jars" "$DIR/work"

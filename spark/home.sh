@@ -18,8 +18,7 @@ REPO=$PWD
 SPARK=$(spark_build_dir)
 [ -f "$SPARK/spark-classpath.txt" ] || die "$SPARK/spark-classpath.txt is missing: run make first"
 HOME_DIR=$REPO/$SPARK/spark-home
-SCALA=2.12
-case "${TERAHEAP_SPARK_VERSION:-}" in 4.*) SCALA=2.13 ;; esac
+SCALA=$(spark_scala_version)
 rm -rf "$HOME_DIR" && mkdir -p "$HOME_DIR/bin" "$HOME_DIR/jars" "$HOME_DIR/conf"
 tr ':' '\n' <"$SPARK/spark-classpath.txt" | while read -r jar; do
   [ -n "$jar" ] && ln -sf "$jar" "$HOME_DIR/jars/"

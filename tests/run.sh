@@ -29,7 +29,7 @@ ln -sfn "$PRISTINE" build/openjdk
 
 SPARK4=$(sed -n 's/^SPARK4_VERSION := //p' Makefile)
 SPARK4_CHECKS="h2-memory-and-disk h2-memory-only h2-dataframe h2-metrics spill-teraheap-off h2-handback
-               standalone-cluster-replicated"
+               h2-reenter-from-disk budget-full spark-submit standalone-cluster-replicated"
 
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/jtreg)
@@ -85,9 +85,9 @@ if [ $# -eq 0 ]; then
   run_suite "OpenJDK GC tests (stress mode)" build/openjdk-gc-tests.log \
     env TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick
   run_suite "Spark tests" build/spark-tests.log tests/spark/run.sh
-  # Spark 4: the checks whose code paths differ by release (storing, counting, releasing and
-  # registering blocks, handing back, replication on a cluster, DataFrames, metrics) and three
-  # workloads, in Spark-SD and TeraHeap: the whole set would add 20 minutes to make test.
+  # Spark 4: every piece of advice (storing, counting, evicting, releasing and registering
+  # blocks), handing back, replication on a cluster, DataFrames, metrics, Spark's launcher, and
+  # three workloads in Spark-SD and TeraHeap: the whole set would add 20 minutes to make test.
   run_suite "Spark $SPARK4 tests (a subset)" build/spark-tests-$SPARK4.log \
     env TERAHEAP_SPARK_VERSION="$SPARK4" SPARK_TEST_CHECKS="$SPARK4_CHECKS" \
         SPARK_TEST_WORKLOADS="pr sssp sql" SPARK_TEST_CONFIGS="sd th" tests/spark/run.sh

@@ -34,7 +34,7 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   thu TeraHeap as th but without the cap (--cap is ignored): H2 stays in the page cache, so nothing
       is read back from the disk. Not a comparison at the same DRAM but a ceiling: how fast th
       could be if H2's reads cost nothing
-run, footprint and suite take --spark VERSION: another Spark release than make's, built first by
+run and suite take --spark VERSION: another Spark release than make's, built first by
 benchmarks/spark/build-release.sh VERSION (TERAHEAP_SPARK_VERSION=VERSION does the same).
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
 with a warning without it. Sizes take k/m/g suffixes.
@@ -559,7 +559,7 @@ def main():
     s.add_argument("--heap-fraction", type=float, default=0.5, metavar="X",
                    help="H as a fraction of D (default: 0.5)")
     s.add_argument("--cap-extra", type=size, default="1g", metavar="SIZE", help="the cap is H plus this (default: 1g)")
-    for parser in (r, fp, s):
+    for parser in (r, s):
         parser.add_argument("--spark", metavar="VERSION",
                             help="the Spark release, built first by benchmarks/spark/build-release.sh VERSION "
                                  "(default: the one make builds against)")

@@ -5,6 +5,7 @@
 #                              agent's checks need, for releases whose GraphX and MLlib are not served)
 #   teraheap-bench-spark.jar   the suite's workloads compiled against it (not with "checks")
 #   spark-home/                its Spark home, with bin/spark-submit (spark/home.sh)
+#   scala-version              the Scala line its jars are built for
 # Scripts run that release when TERAHEAP_SPARK_VERSION=VERSION is set (tests/spark/run.sh,
 # benchmarks/spark/bench.py, spark/cluster.sh); without it they run the release make builds
 # against (build/spark-classpath.txt). Spark 3.x is taken for Scala 2.12, Spark 4.x for 2.13.
@@ -31,5 +32,8 @@ else
     || die "the workloads do not build against Spark $VERSION (Scala $SCALA)"
   cp "$OUT/maven/teraheap-bench-spark-0.1.jar" "$OUT/teraheap-bench-spark.jar"
 fi
+echo "$SCALA" >"$OUT/scala-version"
 TERAHEAP_SPARK_VERSION=$VERSION spark/home.sh >/dev/null
+# Maven leaves an unchanged class path file alone: make's target is stamped here.
+touch "$OUT/spark-classpath.txt"
 echo "[teraheap] Spark $VERSION ready: $OUT (spark-home/bin/spark-submit)"

@@ -45,8 +45,8 @@ import org.teraheap.TeraHeap;
  */
 public final class H2StorageBudget {
     private static volatile H2StorageBudget instance;
-    /** False once a piece of advice could not be woven. */
-    private static volatile boolean ready;
+    /** False once a piece of advice could not be woven: no block is taken from then on. */
+    private static volatile boolean accepting;
     /** The block that {@code MemoryStore.remove} is removing on this thread, if any. */
     private static final ThreadLocal<BlockId> REMOVING = new ThreadLocal<>();
 
@@ -74,6 +74,7 @@ public final class H2StorageBudget {
     private long used;
     /** Bytes of every block ever taken into the budget; read at exit without the lock. */
     private volatile long takenBytes;
+    private volatile long fullGcsAtFirstBlock;
     private final Map<BlockId, Long> stored = new HashMap<>();
     /** Adopted blocks not yet seen in H2 (a subset of {@code stored}). */
     private final Map<BlockId, Tracked> pending = new LinkedHashMap<>();
@@ -96,17 +97,20 @@ public final class H2StorageBudget {
         H2StorageBudget budget = new H2StorageBudget(capacity);
         budget.fullGcs.start(budget::reconcile);
         instance = budget;
-        ready = true;
+        accepting = true;
     }
 
-    /** A piece of advice could not be woven: Spark is left to itself from now on. */
+    /**
+     * A piece of advice could not be woven: no block is taken into H2 from now on. Blocks already
+     * counted here stay counted (their release and eviction still go through the budget).
+     */
     static void adviceMissing() {
-        ready = false;
+        accepting = false;
     }
 
-    /** The budget, or null while the agent is inactive (stock JVM, TeraHeap off, advice missing). */
+    /** The budget, or null while the agent is inactive (stock JVM, TeraHeap off, Spark refused). */
     public static H2StorageBudget get() {
-        return ready ? instance : null;
+        return instance;
     }
 
     public synchronized boolean holds(BlockId block) {
@@ -151,7 +155,7 @@ public final class H2StorageBudget {
      */
     public static void adopt(BlockId block, MemoryManager memoryManager,
                              LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
-        H2StorageBudget budget = get();
+        H2StorageBudget budget = accepting ? instance : null;
         if (budget == null || !(block instanceof RDDBlockId)) {
             return;
         }
@@ -245,6 +249,7 @@ public final class H2StorageBudget {
                 .getVMOption("TeraHeapRegionSize").getValue());
             fullGcs.listen();
             listening = true;   // only once it listens: without it no block may be taken
+            fullGcsAtFirstBlock = fullGcs.count();
             Runtime.getRuntime().addShutdownHook(new Thread(this::reportNeverMoved, "teraheap-spark-exit"));
         }
         // Those of the current SparkContext: a JVM may stop one and start another.
@@ -291,7 +296,7 @@ public final class H2StorageBudget {
      * lock: another thread may hold one while the JVM exits.
      */
     private void reportNeverMoved() {
-        if (takenBytes > 0 && TeraHeap.stats().bytesMoved() == 0) {
+        if (takenBytes > 0 && TeraHeap.stats().bytesMoved() == 0 && fullGcs.count() == fullGcsAtFirstBlock) {
             System.err.printf("[teraheap-spark] %d MB of cached blocks were taken into H2's budget, but"
                 + " no full GC ran to move them: they stayed in H1, which held the whole job. A smaller"
                 + " H1 (-Xmx; --driver-memory in local mode) puts them in H2%n", takenBytes >> 20);

@@ -7,6 +7,7 @@ import java.net.URL;
 import java.net.URLConnection;
 import java.util.Properties;
 import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
@@ -31,12 +32,12 @@ final class SparkRelease {
         if (core == null) {
             return null;
         }
-        String version = fromManifest(core);
-        if (version == null) {
-            version = fromPom(loader, "2.13");
-        }
+        String version = fromPom(loader, "2.13");
         if (version == null) {
             version = fromPom(loader, "2.12");
+        }
+        if (version == null) {
+            version = fromManifest(core);
         }
         return new SparkRelease(version == null ? "unknown" : version);
     }
@@ -59,7 +60,10 @@ final class SparkRelease {
         return String.join(", ", KNOWN_LINES);
     }
 
-    /** Spark's jars carry their version in the manifest (Implementation-Version). */
+    /**
+     * Spark Core's manifest names its version, for a jar without Maven's record; not another
+     * jar's (an application's uber-jar that holds Spark).
+     */
     private static String fromManifest(URL core) {
         try {
             URLConnection connection = core.openConnection();
@@ -67,15 +71,20 @@ final class SparkRelease {
                 return null;
             }
             connection.setUseCaches(false);
-            Manifest manifest = ((JarURLConnection) connection).getManifest();
-            return manifest == null ? null
-                : manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+            try (JarFile jar = ((JarURLConnection) connection).getJarFile()) {
+                Manifest manifest = jar.getManifest();
+                if (manifest == null
+                        || !"Spark Project Core".equals(manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_TITLE))) {
+                    return null;
+                }
+                return manifest.getMainAttributes().getValue(Attributes.Name.IMPLEMENTATION_VERSION);
+            }
         } catch (IOException e) {
             return null;
         }
     }
 
-    /** Maven's record of the artifact, for a jar whose manifest lacks the version. */
+    /** Maven's record of the artifact, in spark-core's jar. */
     private static String fromPom(ClassLoader loader, String scala) {
         String pom = "META-INF/maven/org.apache.spark/spark-core_" + scala + "/pom.properties";
         try (InputStream in = loader.getResourceAsStream(pom)) {

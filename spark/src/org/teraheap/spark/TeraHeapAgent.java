@@ -1,5 +1,6 @@
 package org.teraheap.spark;
 
+import static net.bytebuddy.matcher.ElementMatchers.fieldType;
 import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -107,6 +108,15 @@ public final class TeraHeapAgent {
         }
         long capacity = TeraHeap.stats().capacityBytes();
         long budget = budgetBytes(options, capacity);
+        try {
+            install(instrumentation, capacity, budget);
+        } catch (RuntimeException | LinkageError e) {
+            System.err.println("[teraheap-spark] cannot read Spark's classes (" + e
+                + "): Spark is left alone, cached blocks stay in H1");
+        }
+    }
+
+    private static void install(Instrumentation instrumentation, long capacity, long budget) {
         ClassLoader loader = TeraHeapAgent.class.getClassLoader();
         SparkRelease release = SparkRelease.on(loader);
         if (release == null) {
@@ -119,7 +129,7 @@ public final class TeraHeapAgent {
                 + " knows (Spark " + SparkRelease.knownLines() + "): Spark is left alone, cached blocks stay in H1");
             return;
         }
-        List<Weave> missing = missing(loader);
+        List<String> missing = missing(loader);
         if (!missing.isEmpty()) {
             System.err.println("[teraheap-spark] Spark " + release.version() + " lacks " + missing
                 + " in the form this jar knows: Spark is left alone, cached blocks stay in H1");
@@ -164,14 +174,27 @@ public final class TeraHeapAgent {
         return "<repository>/build/jdk";
     }
 
-    /** The advised methods that the Spark {@code loader} sees does not declare as expected. */
-    private static List<Weave> missing(ClassLoader loader) {
+    /**
+     * The advised methods, and the fields the advice reads, that the Spark {@code loader} sees does
+     * not declare as expected.
+     */
+    private static List<String> missing(ClassLoader loader) {
         TypePool pool = TypePool.Default.of(ClassFileLocator.ForClassLoader.of(loader));
-        List<Weave> missing = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
         for (Weave weave : WEAVES) {
             TypePool.Resolution type = pool.describe(weave.type);
             if (!type.isResolved() || type.resolve().getDeclaredMethods().filter(weave.matcher()).size() != 1) {
-                missing.add(weave);
+                missing.add(weave.toString());
+            }
+        }
+        // MemoryStoreAdvice.PutValues reads these.
+        String[][] fields = {{"entries", "java.util.LinkedHashMap"},
+                             {"memoryManager", "org.apache.spark.memory.MemoryManager"}};
+        TypePool.Resolution store = pool.describe(MEMORY_STORE);
+        for (String[] field : fields) {
+            if (!store.isResolved() || store.resolve().getDeclaredFields()
+                    .filter(named(field[0]).and(fieldType(named(field[1])))).size() != 1) {
+                missing.add("MemoryStore." + field[0] + " (" + field[1] + ")");
             }
         }
         return missing;
@@ -233,7 +256,7 @@ public final class TeraHeapAgent {
                             Throwable error) {
             H2StorageBudget.adviceMissing();
             System.err.println("[teraheap-spark] cannot adapt " + name + " (" + error
-                + "): TeraHeap's advice is withdrawn, blocks cached from now on stay in H1");
+                + "): blocks cached from now on stay in H1 (those already in H2's budget stay counted there)");
         }
     }
 }
