@@ -58,7 +58,8 @@ $(BUILD)/$(1)/.built: $(BUILD)/.stock $(JVM_INPUTS)
 	@$(SCRIPTS)/prepare-tree.sh
 	@$(SCRIPTS)/build-hotspot.sh $(2)
 	@$(SCRIPTS)/image.sh $(CURDIR)/$(BUILD)/$(1) \
-	   $(TERAHEAP_WORK)/src-$(OPENJDK_DEB_VERSION)/build/$(2)/support/modules_libs/java.base/server/libjvm.so
+	   $(TERAHEAP_WORK)/src-$(OPENJDK_DEB_VERSION)/build/$(2)/support/modules_libs/java.base/server/libjvm.so \
+	   $(TERAHEAP_WORK)/src-$(OPENJDK_DEB_VERSION)/build/$(2)
 	@# Stamped with the start time: edits made while it built make the next make rebuild.
 	@touch -r $(BUILD)/.$(1)-started $$@
 	@echo "[teraheap] $(2) JDK ready: $(BUILD)/$(1)"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Assembles a self-contained JDK image at $1 from Debian's binaries. With a libjvm.so as $2, that
-# library replaces Debian's and the class-data-sharing archives are regenerated for it.
+# library replaces Debian's and the class-data-sharing archives are regenerated for it; with the
+# HotSpot build directory it came from as $3, JFR's Java side learns that libjvm's event types.
 source "$(dirname "$0")/common.sh"
 OUT=$1
 LIBJVM=${2:-}
+HOTSPOT_BUILD=${3:-}
 
 resolve_links() {
   # Debian's image links its configuration into /etc; copy the files in so the image stands alone.
@@ -29,7 +31,50 @@ cp -a "$STOCK_X/usr/lib/jvm/java-17-openjdk-amd64" "$tmp"
 resolve_links "$tmp"
 [ -f "$tmp/lib/security/cacerts" ] || die "no CA certificates: install ca-certificates-java"
 
+# JFR's Java side (jdk.jfr) reads the event types from metadata.bin, made from HotSpot's
+# metadata.xml, which our hooks extend with TeraHeap's events. It lives in the image's module
+# file: jdk.jfr's jmod is rebuilt around a new metadata.bin, and the modules linked again.
+jfr_event_types() {  # image hotspot-build-dir
+  local image=$1 build=$2 work metadata
+  metadata=$SRC/src/hotspot/share/jfr/metadata
+  work=$(mktemp -d)
+  "$STOCK_X/usr/lib/jvm/java-17-openjdk-amd64/bin/java" \
+    -cp "$build/buildtools/buildtools/hotspot_tools_classes" build.tools.jfr.GenerateJfrFiles \
+    --mode metadata --xml "$metadata/metadata.xml" --xsd "$metadata/metadata.xsd" \
+    --output "$work/metadata.bin" || die "could not generate JFR's metadata.bin from $metadata"
+  mkdir -p "$work/jmods" "$work/jfr"
+  cp "$image"/jmods/*.jmod "$work/jmods/"
+  (cd "$work/jfr" && "$image/bin/jmod" extract "$image/jmods/jdk.jfr.jmod") || die "could not unpack jdk.jfr.jmod"
+  cp "$work/metadata.bin" "$work/jfr/classes/jdk/jfr/internal/types/metadata.bin"
+  rm "$work/jmods/jdk.jfr.jmod"
+  "$image/bin/jmod" create --class-path "$work/jfr/classes" --cmds "$work/jfr/bin" --libs "$work/jfr/lib" \
+    --legal-notices "$work/jfr/legal" --man-pages "$work/jfr/man" --target-platform linux-amd64 \
+    "$work/jmods/jdk.jfr.jmod" || die "could not rebuild jdk.jfr.jmod"
+  "$image/bin/jlink" --module-path "$work/jmods" --add-modules ALL-MODULE-PATH --output "$work/linked" \
+    2> >(grep -v "incubator modules" >&2) || die "could not link the JDK's modules with JFR's new event types"
+  cp "$work/linked/lib/modules" "$image/lib/modules"
+  cp "$work/jmods/jdk.jfr.jmod" "$image/jmods/jdk.jfr.jmod"
+  rm -rf "$work"
+  # Recordings on the default and profile settings include TeraHeap's events.
+  local jfc
+  for jfc in "$image"/lib/jfr/*.jfc; do
+    grep -q 'jdk.TeraHeapMove' "$jfc" && continue
+    python3 - "$jfc" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+events = ["TeraHeapMove", "TeraHeapRegionsFreed", "TeraHeapFull", "TeraHeapEvacuation",
+          "TeraHeapCardFaults", "TeraHeapH1Resize"]
+block = "".join(f'    <event name="jdk.{e}">\n      <setting name="enabled">true</setting>\n'
+                + ('      <setting name="threshold">0 ms</setting>\n' if e == "TeraHeapMove" else "")
+                + "    </event>\n\n" for e in events)
+open(path, "w").write(text.replace("</configuration>", block + "</configuration>", 1))
+PY
+  done
+}
+
 if [ -n "$LIBJVM" ]; then
+  [ -z "$HOTSPOT_BUILD" ] || jfr_event_types "$tmp" "$HOTSPOT_BUILD"
   cp "$LIBJVM" "$tmp/lib/server/libjvm.so"
   rm -f "$tmp"/lib/server/classes*.jsa
   # Debian ships one archive for compressed oops and one without; make both for our libjvm.

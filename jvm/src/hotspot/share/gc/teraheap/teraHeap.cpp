@@ -23,6 +23,7 @@
 #include "gc/teraheap/teraHeapCardStats.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
+#include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
@@ -43,6 +44,7 @@
 #include "runtime/globals.hpp"
 #include "runtime/globals_extension.hpp"
 #include "runtime/os.hpp"
+#include "utilities/ticks.hpp"
 
 MemRegion           TeraHeap::_h1;
 TeraHeapFile*       TeraHeap::_file = NULL;
@@ -189,6 +191,32 @@ void TeraHeap::stress_move(TeraHeapMover* mover) {
   }
 }
 
+// One event per label moved: a label's groups are spread over the list.
+static void report_moves(GrowableArray<TeraHeapMoveTask::Group>* groups, uint workers,
+                         const Ticks& start, const Ticks& end) {
+  if (!TeraHeapEvents::moves_wanted()) {
+    return;
+  }
+  GrowableArray<TeraHeapMoveTask::Group> moved;
+  for (int i = 0; i < groups->length(); i++) {
+    if (groups->at(i).objects > 0) {
+      moved.append(groups->at(i));
+    }
+  }
+  moved.sort([](TeraHeapMoveTask::Group* a, TeraHeapMoveTask::Group* b) {
+    return a->label < b->label ? -1 : (a->label > b->label ? 1 : 0);
+  });
+  for (int a = 0, b; a < moved.length(); a = b) {
+    size_t objects = 0;
+    size_t words = 0;
+    for (b = a; b < moved.length() && moved.at(b).label == moved.at(a).label; b++) {
+      objects += moved.at(b).objects;
+      words += moved.at(b).words;
+    }
+    TeraHeapEvents::moved(moved.at(a).label, words * HeapWordSize, objects, workers, start, end);
+  }
+}
+
 void TeraHeap::collect() {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
@@ -196,7 +224,10 @@ void TeraHeap::collect() {
   TeraHeapEvacuation::forget_freed_regions();
   if (freed > 0) {
     _reported_full = false;   // H2 has room again: warn again if it fills
+    TeraHeapEvents::regions_freed(freed, freed * TeraHeapRegionSize, _regions->regions_in_use(),
+                                  _regions->used_bytes());
   }
+  TeraHeapEvents::report_card_faults();
 
   // Without hints, tagged groups move only while H1 is above the high threshold,
   // and only until it is down to the low one.
@@ -211,7 +242,7 @@ void TeraHeap::collect() {
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
     if (!is_in_h2(root) && PSParallelCompact::mark_bitmap()->is_marked(root)) {
       const bool advised = TeraHeapRoots::has_move_hint(label);
-      groups.append(TeraHeapMoveTask::Group{root, label, advised, false});
+      groups.append(TeraHeapMoveTask::Group{root, label, advised, false, 0, 0});
       any_movable |= advised;
     }
   });
@@ -219,12 +250,14 @@ void TeraHeap::collect() {
   const TeraHeapSingletons* singletons = any_movable ? new TeraHeapSingletons() : NULL;
   TeraHeapMoveShared shared;
   TeraHeapMoveTask task(_regions, singletons, &groups, &shared, pressure, live, target);
+  const Ticks move_start = Ticks::now();
   if (any_movable && groups.is_nonempty()) {
     ParallelScavengeHeap::heap()->workers().run_task(&task);
   }
   size_t objects = task.objects_moved();
   size_t too_large = task.too_large();
   uint movers = task.workers_moving();
+  report_moves(&groups, movers, move_start, Ticks::now());
   // A hint is used up by the GC that moves its group; one that could not stays.
   GrowableArray<jlong> unmoved;
   for (int i = 0; i < groups.length(); i++) {
@@ -263,6 +296,9 @@ void TeraHeap::collect() {
   _bytes_moved += words * HeapWordSize;
   _objects_moved += objects;
   const bool storage_full = _regions->take_storage_full();
+  if (h2_full || too_large > 0) {
+    TeraHeapEvents::h2_full(h2_region().byte_size(), _regions->used_bytes(), storage_full);
+  }
   if ((h2_full || too_large > 0) && !_reported_full) {
     _reported_full = true;
     if (storage_full) {

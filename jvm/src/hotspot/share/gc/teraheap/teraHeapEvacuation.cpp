@@ -9,6 +9,7 @@
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapEvacuateTask.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
+#include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapH2Roots.hpp"
 #include "gc/teraheap/teraHeapOrphans.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
@@ -172,6 +173,7 @@ size_t TeraHeapEvacuation::evacuate() {
   TeraHeapTrace::log_depth();
   ResourceMark rm;
   GrowableArray<TeraHeapEvacuatedLabel> chosen;
+  GrowableArray<size_t> chosen_live;   // words, per chosen label
   size_t free_regions = _regions->count() - _regions->regions_in_use();
   // The stress test's H2 fills up halfway through every other evacuation's
   // copies, so that a label it stops is evacuated again at its next trace.
@@ -210,6 +212,7 @@ size_t TeraHeapEvacuation::evacuate() {
     if (sparse && free_regions >= needed) {
       free_regions -= needed;
       chosen.append(TeraHeapEvacuatedLabel{label, a, b, true, stress_stop ? live / 2 : SIZE_MAX, 0});
+      chosen_live.append(live);
     }
   }
   size_t objects = 0;
@@ -233,6 +236,7 @@ size_t TeraHeapEvacuation::evacuate() {
     ParallelScavengeHeap::heap()->workers().run_task(&task);
     for (int n = 0; n < chosen.length(); n++) {
       const TeraHeapEvacuatedLabel& l = chosen.at(n);
+      size_t freed = 0;
       for (int k = l.a; k < l.b; k++) {
         const uint r = TeraHeapTrace::region_at(k);
         if (_regions->holds_large_object(r) && TeraHeapTrace::is_reached(cast_to_oop(_regions->bottom(r)))) {
@@ -242,6 +246,7 @@ size_t TeraHeapEvacuation::evacuate() {
         if (l.complete) {
           _regions->set_has_cards(r, false);   // nothing live is left to adjust
           _evacuated_list->append(r);
+          freed++;
         } else {
           _regions->set_has_cards(r, true);
         }
@@ -251,6 +256,7 @@ size_t TeraHeapEvacuation::evacuate() {
       } else {
         // Other groups of the label may be dropped next: trace it again soon.
         TeraHeapOrphans::trace_soon(l.label, _full_gcs);
+        TeraHeapEvents::evacuated(l.label, chosen_live.at(n) * HeapWordSize, freed);
       }
       _labels_evacuated += l.complete ? 1 : 0;
     }

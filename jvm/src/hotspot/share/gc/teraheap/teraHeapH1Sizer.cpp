@@ -10,6 +10,7 @@
 #include "gc/parallel/psVirtualspace.hpp"
 #include "gc/parallel/psYoungGen.hpp"
 #include "gc/shared/genArguments.hpp"
+#include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapH1SizePolicy.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
 #include "gc/teraheap/teraHeapKernelCounters.hpp"
@@ -175,6 +176,9 @@ void TeraHeapH1Sizer::decide_if_due() {
   s.other_memory = _other_memory;
   s.h2_data = _h2_data;
   const TeraHeapH1SizePolicy::Decision d = _policy.decide(s);
+  if (d.to != d.from) {
+    TeraHeapEvents::h1_resized(d.from, d.to, TeraHeapH1SizePolicy::action_name(d.action));
+  }
 
   // Changes at info, holds at debug: a long job holds thousands of times. So
   // are fits by less than 1% of the budget: the JVM's other memory creeps up

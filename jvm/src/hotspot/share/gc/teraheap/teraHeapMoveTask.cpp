@@ -24,8 +24,15 @@ void TeraHeapMoveTask::work(uint worker_id) {
   for (int i = Atomic::fetch_and_add(&_next, 1); i < _groups->length(); i = Atomic::fetch_and_add(&_next, 1)) {
     Group* g = _groups->adr_at(i);
     const bool relieve = _pressure && _live > _target + Atomic::load(&_shared->words_moved);
-    if ((g->advised || relieve) && !mover.h2_full() && mover.move_group(g->root, g->label)) {
-      continue;
+    if ((g->advised || relieve) && !mover.h2_full()) {
+      const size_t objects = mover.objects_moved();
+      const size_t words = mover.words_moved();
+      const bool whole = mover.move_group(g->root, g->label);
+      g->objects = mover.objects_moved() - objects;
+      g->words = mover.words_moved() - words;
+      if (whole) {
+        continue;
+      }
     }
     // Left in H1 (in part), unless another group took it whole.
     g->left = g->advised && !g->root->is_forwarded();

@@ -27,6 +27,8 @@ public:
     jlong label;
     bool  advised;
     bool  left;      // advised, but some of it stayed in H1
+    size_t objects;  // moved to H2 in this GC
+    size_t words;
   };
 
 private:
