@@ -50,10 +50,23 @@ jfr_event_types() {  # image hotspot-build-dir
   "$image/bin/jmod" create --class-path "$work/jfr/classes" --cmds "$work/jfr/bin" --libs "$work/jfr/lib" \
     --legal-notices "$work/jfr/legal" --man-pages "$work/jfr/man" --target-platform linux-amd64 \
     "$work/jmods/jdk.jfr.jmod" || die "could not rebuild jdk.jfr.jmod"
+  # java.base records the hash of every module tied to it: rebuilt without those records, then
+  # `jmod hash` records the new ones.
+  mkdir -p "$work/base"
+  (cd "$work/base" && "$image/bin/jmod" extract "$image/jmods/java.base.jmod") || die "could not unpack java.base.jmod"
+  "$image/bin/java" --add-exports java.base/jdk.internal.org.objectweb.asm=ALL-UNNAMED \
+    "$(dirname "$0")/StripModuleHashes.java" "$work/base/classes/module-info.class" \
+    || die "could not take the module hashes out of java.base"
+  rm "$work/jmods/java.base.jmod"
+  "$image/bin/jmod" create --class-path "$work/base/classes" --cmds "$work/base/bin" --config "$work/base/conf" \
+    --header-files "$work/base/include" --legal-notices "$work/base/legal" --libs "$work/base/lib" \
+    --man-pages "$work/base/man" --target-platform linux-amd64 "$work/jmods/java.base.jmod" \
+    && "$image/bin/jmod" hash --module-path "$work/jmods" --hash-modules '.*' "$work/jmods/java.base.jmod" >/dev/null \
+    || die "could not rebuild java.base.jmod with the new module hashes"
   "$image/bin/jlink" --module-path "$work/jmods" --add-modules ALL-MODULE-PATH --output "$work/linked" \
     2> >(grep -v "incubator modules" >&2) || die "could not link the JDK's modules with JFR's new event types"
   cp "$work/linked/lib/modules" "$image/lib/modules"
-  cp "$work/jmods/jdk.jfr.jmod" "$image/jmods/jdk.jfr.jmod"
+  cp "$work/jmods/jdk.jfr.jmod" "$work/jmods/java.base.jmod" "$image/jmods/"
   rm -rf "$work"
   # Recordings on the default and profile settings include TeraHeap's events.
   local jfc
