@@ -3,16 +3,21 @@
  * @summary TeraHeap's JFR events (jdk.TeraHeapMove, RegionsFreed, Full, Evacuation, CardFaults)
  *          are recorded with the default settings, and their figures add up to what the API's
  *          stats() counts: bytes and objects moved per label, regions freed by full GCs and by
- *          evacuations; H2 full is recorded when a group does not fit. `jfr print` shows them.
+ *          evacuations; H2 full is recorded when a group does not fit. Under a DRAM budget,
+ *          jdk.TeraHeapH1Resize records each change of H1's target as the resize log gives it.
+ *          `jfr summary` shows them.
  * @library /lib /test/lib
  * @run main/othervm/timeout=900 TestTeraHeapJfr
  */
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -171,6 +176,52 @@ public class TestTeraHeapJfr {
             System.getProperty("test.jdk") + "/bin/jfr", "summary", lastRecording());
         print.shouldHaveExitValue(0);
         print.shouldContain("jdk.TeraHeapMove");
+        resizes();
+    }
+
+    /**
+     * Under a DRAM budget, each decision that changes H1's target is one jdk.TeraHeapH1Resize,
+     * in the order, with the sizes and the reason, that -Xlog:gc+teraheap+resize gives.
+     */
+    static void resizes() throws Exception {
+        String file = new java.io.File("resize.jfr").getAbsolutePath();
+        OutputAnalyzer out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:TeraHeapDramLimit=1g",
+            "-Xlog:gc+teraheap+resize=debug", "-XX:StartFlightRecording=filename=" + file,
+            Live.class.getName());
+        out.shouldHaveExitValue(0);
+        List<String> logged = new ArrayList<>();
+        Matcher m = Pattern.compile("H1 (\\w+) (\\d+)M -> (\\d+)M").matcher(out.getStdout());
+        while (m.find()) {
+            if (!m.group(2).equals(m.group(3))) {
+                logged.add(m.group(1) + " " + m.group(2) + " -> " + m.group(3));
+            }
+        }
+        List<RecordedEvent> events = new ArrayList<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(file))) {
+            if (e.getEventType().getName().equals("jdk.TeraHeapH1Resize")) {
+                events.add(e);
+            }
+        }
+        events.sort(Comparator.comparing(RecordedEvent::getStartTime));
+        List<String> recorded = new ArrayList<>();
+        for (RecordedEvent e : events) {
+            long from = e.getLong("previousTarget");
+            long to = e.getLong("target");
+            TeraHeapProcess.check(from != to, "a resize event changes the target: " + e);
+            if (from >> 20 != to >> 20) {
+                recorded.add(e.getString("reason") + " " + (from >> 20) + " -> " + (to >> 20));
+            }
+        }
+        System.out.println("resizes logged: " + logged + "; recorded: " + recorded);
+        TeraHeapProcess.check(!logged.isEmpty(), "H1 was resized while the program kept 130 MB live");
+        TeraHeapProcess.check(recorded.equals(logged), "the resize events are the logged resizes");
+    }
+
+    /** Child: keeps many small arrays live for 8 seconds, so that H1's target changes. */
+    public static class Live {
+        public static void main(String[] args) {
+            TestTeraHeapDynamicH1.Phases.live(System.nanoTime() + 8_000_000_000L);
+        }
     }
 
     private static String lastRecording() throws Exception {
