@@ -110,15 +110,20 @@ SAYS="no full GC ran to move them" check h2-never-moved "$JDK/bin/java" "${TH[@]
 SAYS=
 
 # Spark's own launcher, from the Spark home make assembled (spark/home.sh): its defaults put the
-# driver on build/jdk with TeraHeap and the agent; the user adds only H2's size and place.
+# driver on build/jdk with TeraHeap and the agent; the user adds only H2's size and place. A
+# flight recording of the job holds TeraHeap's moves.
 if wanted spark-submit; then
   SAYS="cached deserialized blocks go to H2"
+  log=$OUT/logs/spark-submit.log jfr=$OUT/logs/spark-submit.jfr
   "$SPARK/spark-home/bin/spark-submit" --driver-memory 512m \
-    --driver-java-options "-XX:TeraHeapSize=2g -XX:TeraHeapPath=$H2_DIR" \
-    --class org.teraheap.sparktest.SparkCacheCheck "$OUT/checks.jar" h2 MEMORY_AND_DISK >"$OUT/logs/spark-submit.log" 2>&1
+    --driver-java-options "-XX:TeraHeapSize=2g -XX:TeraHeapPath=$H2_DIR -XX:StartFlightRecording=filename=$jfr" \
+    --class org.teraheap.sparktest.SparkCacheCheck "$OUT/checks.jar" h2 MEMORY_AND_DISK >"$log" 2>&1
   status=$?
-  grep -q -- "$SAYS" "$OUT/logs/spark-submit.log" || { echo "FAIL the agent did not say '$SAYS'" >>"$OUT/logs/spark-submit.log"; status=1; }
-  result spark-submit $status "$OUT/logs/spark-submit.log"
+  grep -q -- "$SAYS" "$log" || { echo "FAIL the agent did not say '$SAYS'" >>"$log"; status=1; }
+  moves=$("$JDK/bin/jfr" summary "$jfr" 2>>"$log" | awk '$1 == "jdk.TeraHeapMove" { print $2 }')
+  echo "jdk.TeraHeapMove events in $jfr: ${moves:-none}" >>"$log"
+  [ "${moves:-0}" -gt 0 ] || { echo "FAIL the recording holds no jdk.TeraHeapMove event" >>"$log"; status=1; }
+  result spark-submit $status "$log"
   SAYS=
 fi
 
