@@ -20,7 +20,9 @@ SPARK=$(spark_build_dir)
 HOME_DIR=$REPO/$SPARK/spark-home
 SCALA=$(spark_scala_version)
 rm -rf "$HOME_DIR" && mkdir -p "$HOME_DIR/bin" "$HOME_DIR/jars" "$HOME_DIR/conf"
-tr ':' '\n' <"$SPARK/spark-classpath.txt" | while read -r jar; do
+# The class path file has no final newline: read it whole, so that its last jar is linked too.
+IFS=: read -r -a jars <"$SPARK/spark-classpath.txt" || [ ${#jars[@]} -gt 0 ]
+for jar in "${jars[@]}"; do
   [ -n "$jar" ] && ln -sf "$jar" "$HOME_DIR/jars/"
 done
 
