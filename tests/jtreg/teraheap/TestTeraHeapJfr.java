@@ -98,6 +98,7 @@ public class TestTeraHeapJfr {
             long freedByEvacuation = 0;
             int full = 0;
             int evacuations = 0;
+            int cardFaultEvents = 0;
             for (RecordedEvent e : RecordingFile.readAllEvents(file)) {
                 switch (e.getEventType().getName()) {
                     case "jdk.TeraHeapMove": {
@@ -125,6 +126,7 @@ public class TestTeraHeapJfr {
                         check(!e.getBoolean("fileSystemFull"), "H2, not its file system, is full");
                         break;
                     case "jdk.TeraHeapCardFaults":
+                        cardFaultEvents++;
                         check(e.getLong("faults") > 0, "card faults are counted");
                         break;
                     default:
@@ -154,6 +156,7 @@ public class TestTeraHeapJfr {
             check(full >= 1, "H2 full is recorded");
             check(TeraHeap.isInH2(dense) && TeraHeap.isInH2(sparse.get(0)) && tooLarge.length == 512,
                 "the groups kept are intact");
+            System.out.println("CARD-FAULT-EVENTS " + cardFaultEvents);
             System.out.println("JFR-OK");
         }
     }
@@ -169,13 +172,18 @@ public class TestTeraHeapJfr {
             OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
             out.shouldHaveExitValue(0);
             out.shouldContain("JFR-OK");
+            // Card pages are counted as userfaultfd brings them in; without it (the kernel's
+            // page map read instead) there is nothing to count.
+            if (!out.getStdout().contains("collections read /proc/self/pagemap")) {
+                out.shouldNotContain("CARD-FAULT-EVENTS 0");
+            }
         }
-        // The recording's events as `jfr print` shows them (the last child's working directory
-        // is not ours: record again, briefly, here).
+        // The events as `jfr summary` counts them, in a -XX:StartFlightRecording run (the last
+        // child's working directory is not ours: record again, briefly, here).
         OutputAnalyzer print = ProcessTools.executeProcess(
             System.getProperty("test.jdk") + "/bin/jfr", "summary", lastRecording());
         print.shouldHaveExitValue(0);
-        print.shouldContain("jdk.TeraHeapMove");
+        print.shouldMatch("jdk\\.TeraHeapMove +[1-9]");
         resizes();
     }
 
