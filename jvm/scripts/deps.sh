@@ -13,8 +13,9 @@ PACKAGES=(
   ccache
   # OpenJDK's test harness
   jtreg7
-  # the Spark agent, the Spark workloads (Spark comes from Maven Central) and the suite's figures
-  maven python3-matplotlib
+  # the Spark agent, the Spark workloads (Spark comes from Maven Central), the suite's figures
+  # and the JFR settings the image gets (python3)
+  maven python3 python3-matplotlib
 )
 
 missing=()

@@ -5,7 +5,7 @@
  *          stats() counts: bytes and objects moved per label, regions freed by full GCs and by
  *          evacuations; H2 full is recorded when a group does not fit. Under a DRAM budget,
  *          jdk.TeraHeapH1Resize records each change of H1's target as the resize log gives it.
- *          `jfr summary` shows them.
+ *          `jfr summary` shows them. A runtime jlinked from the image's jmods records them too.
  * @library /lib /test/lib
  * @run main/othervm/timeout=900 TestTeraHeapJfr
  */
@@ -185,6 +185,32 @@ public class TestTeraHeapJfr {
         print.shouldHaveExitValue(0);
         print.shouldMatch("jdk\\.TeraHeapMove +[1-9]");
         resizes();
+        jlinked();
+    }
+
+    /**
+     * A runtime jlinked from the image's jmods (java.base and jdk.jfr alone) is TeraHeap's JVM
+     * and records its moves: the jmods hold our libjvm and JFR's event types.
+     */
+    static void jlinked() throws Exception {
+        String jdk = System.getProperty("test.jdk");
+        String runtime = new java.io.File("jlinked").getAbsolutePath();
+        OutputAnalyzer link = ProcessTools.executeProcess(jdk + "/bin/jlink", "--module-path", jdk + "/jmods",
+            "--add-modules", "java.base,jdk.jfr", "--output", runtime);
+        link.shouldHaveExitValue(0);
+        String file = new java.io.File("jlinked.jfr").getAbsolutePath();
+        OutputAnalyzer out = ProcessTools.executeProcess(runtime + "/bin/java", "-XX:+EnableTeraHeap",
+            "-XX:TeraHeapSize=32m", "-XX:TeraHeapRegionSize=1m", "-Xmx128m",
+            "-XX:StartFlightRecording=filename=" + file, "-cp", System.getProperty("java.class.path"),
+            Mover.class.getName());
+        out.shouldHaveExitValue(0);
+        int moves = 0;
+        for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(file))) {
+            if (e.getEventType().getName().equals("jdk.TeraHeapMove") && e.getLong("label") == 7) {
+                moves++;
+            }
+        }
+        TeraHeapProcess.check(moves == 1, "the jlinked runtime recorded the move: " + moves + " events");
     }
 
     /**
