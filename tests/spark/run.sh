@@ -31,7 +31,9 @@ SPARK_CP=$(cat "$SPARK/spark-classpath.txt")
 OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
 VERIFY="-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC"
 H2_DIR=$(mktemp -d "${TMPDIR:-/tmp}/teraheap-spark-test.XXXXXX")
-trap 'spark/cluster.sh stop >/dev/null 2>&1; rm -rf "$H2_DIR"' EXIT
+# Only a cluster this run started is stopped: another run in this tree may be using its own.
+cluster_started=
+trap '[ -z "$cluster_started" ] || spark/cluster.sh stop >/dev/null 2>&1; rm -rf "$H2_DIR"' EXIT
 passed=0 failed=0
 
 result() {  # name status log
@@ -137,11 +139,12 @@ cluster_check() {  # name scenario args...
 }
 if ! wanted standalone-cluster && ! wanted standalone-cluster-replicated; then
   :
-elif master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/cluster-start.log"); then
+elif cluster_started=1 && master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/cluster-start.log"); then
   cluster_check standalone-cluster "$master"
   # MEMORY_AND_DISK_2: every block on both executors, each copy in its executor's H2.
   cluster_check standalone-cluster-replicated "$master" MEMORY_AND_DISK_2
   spark/cluster.sh stop
+  cluster_started=
 else
   wanted standalone-cluster && result standalone-cluster 1 "$OUT/logs/cluster-start.log"
   wanted standalone-cluster-replicated && result standalone-cluster-replicated 1 "$OUT/logs/cluster-start.log"
