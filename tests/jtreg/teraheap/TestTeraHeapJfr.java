@@ -112,6 +112,9 @@ public class TestTeraHeapJfr {
                     case "jdk.TeraHeapRegionsFreed":
                         freedByGc += e.getLong("regions");
                         check(e.getLong("bytes") == e.getLong("regions") << 20, "freed bytes are regions of 1 MB");
+                        check(e.getLong("usedBytes") <= e.getLong("regionsInUse") << 20 && e.getLong("regionsInUse") <= 32,
+                              "H2's use after the GC lies in its regions in use: " + e.getLong("usedBytes") + " bytes in "
+                              + e.getLong("regionsInUse") + " regions of 32");
                         break;
                     case "jdk.TeraHeapEvacuation":
                         evacuations++;

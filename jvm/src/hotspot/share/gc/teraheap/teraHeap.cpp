@@ -53,6 +53,7 @@ TeraHeapRegions*    TeraHeap::_regions = NULL;
 size_t              TeraHeap::_bytes_moved = 0;
 size_t              TeraHeap::_objects_moved = 0;
 bool                TeraHeap::_reported_full = false;
+size_t              TeraHeap::_regions_freed_this_gc = 0;
 bool                TeraHeap::_moved_this_gc = false;
 uint                TeraHeap::_stress_moves = 0;
 
@@ -191,32 +192,6 @@ void TeraHeap::stress_move(TeraHeapMover* mover) {
   }
 }
 
-// One event per label moved: a label's groups are spread over the list.
-static void report_moves(GrowableArray<TeraHeapMoveTask::Group>* groups, uint workers,
-                         const Ticks& start, const Ticks& end) {
-  if (!TeraHeapEvents::moves_wanted()) {
-    return;
-  }
-  GrowableArray<TeraHeapMoveTask::Group> moved;
-  for (int i = 0; i < groups->length(); i++) {
-    if (groups->at(i).objects > 0) {
-      moved.append(groups->at(i));
-    }
-  }
-  moved.sort([](TeraHeapMoveTask::Group* a, TeraHeapMoveTask::Group* b) {
-    return a->label < b->label ? -1 : (a->label > b->label ? 1 : 0);
-  });
-  for (int a = 0, b; a < moved.length(); a = b) {
-    size_t objects = 0;
-    size_t words = 0;
-    for (b = a; b < moved.length() && moved.at(b).label == moved.at(a).label; b++) {
-      objects += moved.at(b).objects;
-      words += moved.at(b).words;
-    }
-    TeraHeapEvents::moved(moved.at(a).label, words * HeapWordSize, objects, workers, start, end);
-  }
-}
-
 void TeraHeap::collect() {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
@@ -224,10 +199,7 @@ void TeraHeap::collect() {
   TeraHeapEvacuation::forget_freed_regions();
   if (freed > 0) {
     _reported_full = false;   // H2 has room again: warn again if it fills
-    TeraHeapEvents::regions_freed(freed, freed * TeraHeapRegionSize, _regions->regions_in_use(),
-                                  _regions->used_bytes());
   }
-  TeraHeapEvents::report_card_faults();
 
   // Without hints, tagged groups move only while H1 is above the high threshold,
   // and only until it is down to the low one.
@@ -257,7 +229,7 @@ void TeraHeap::collect() {
   size_t objects = task.objects_moved();
   size_t too_large = task.too_large();
   uint movers = task.workers_moving();
-  report_moves(&groups, movers, move_start, Ticks::now());
+  TeraHeapEvents::moved(&groups, movers, move_start, Ticks::now());
   // A hint is used up by the GC that moves its group; one that could not stays.
   GrowableArray<jlong> unmoved;
   for (int i = 0; i < groups.length(); i++) {
@@ -311,6 +283,7 @@ void TeraHeap::collect() {
                                 "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(h2_region().byte_size()));
     }
   }
+  _regions_freed_this_gc = freed;
   const double seconds = (os::javaTimeNanos() - start) / 1e9;
   TeraHeapH1Sizer::add_h2_seconds(seconds);
   log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms on %u threads%s; freed " SIZE_FORMAT
@@ -335,6 +308,13 @@ void TeraHeap::adjust_h2() {
     _reported_full = false;
   }
   log_debug(gc, teraheap)("Adjusted H2's references into H1 in %.3fms", (os::javaTimeNanos() - start) / 1e6);
+  // H2's regions as the GC leaves them: the evacuated ones were given back just now.
+  if (_regions_freed_this_gc > 0) {
+    TeraHeapEvents::regions_freed(_regions_freed_this_gc, _regions_freed_this_gc * TeraHeapRegionSize,
+                                  _regions->regions_in_use(), _regions->used_bytes());
+    _regions_freed_this_gc = 0;
+  }
+  TeraHeapEvents::report_card_faults();
   TeraHeapCardStats::log_and_reset();
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::h2_work_ends(_regions->used_bytes());

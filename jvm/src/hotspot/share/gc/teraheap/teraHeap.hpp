@@ -54,6 +54,7 @@ class TeraHeap : AllStatic {
   static size_t              _bytes_moved;
   static size_t              _objects_moved;
   static bool                _reported_full;
+  static size_t              _regions_freed_this_gc;   // by collect(), reported when the GC is done with H2
   static bool                _moved_this_gc;  // old copies with forwarding pointers exist
   static uint                _stress_moves;
 

@@ -7,7 +7,6 @@
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
-#include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapPageMap.hpp"
 #include "logging/log.hpp"
 #include "memory/allocation.hpp"
@@ -41,7 +40,6 @@ void TeraHeapCardResidency::initialize(CardTable::CardValue* h2_cards, size_t by
 }
 
 static void page_mapped_in(char* page) {
-  TeraHeapEvents::card_page_faulted();
   TeraHeapCardResidency::note_written((CardTable::CardValue*)page, (CardTable::CardValue*)page + 1);
 }
 

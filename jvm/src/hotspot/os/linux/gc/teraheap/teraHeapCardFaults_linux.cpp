@@ -6,6 +6,7 @@
 
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
+#include "gc/teraheap/teraHeapEvents.hpp"
 #include "logging/log.hpp"
 #include "memory/allocation.hpp"
 #include "runtime/atomic.hpp"
@@ -81,10 +82,12 @@ void TeraHeapCardFaultThread::serve(char* page) {
     copy.mode = 0;
     copy.copy = 0;
     if (::ioctl(_fd, UFFDIO_COPY, &copy) == 0) {
+      TeraHeapEvents::card_page_faulted();
       return;
     }
     if (errno == EEXIST) {
-      // Mapped in meanwhile (two threads faulted on it): wake whoever waits.
+      // Mapped in meanwhile (two threads faulted on it, and it was counted
+      // then): wake whoever waits.
       struct uffdio_range range;
       range.start = (uintptr_t)page;
       range.len = os::vm_page_size();
