@@ -2,7 +2,8 @@
 #   make            build the TeraHeap JDK (build/jdk), the Java API jar (build/teraheap-api.jar), the
 #                   Spark agent (build/teraheap-spark.jar), the Spark workloads (build/teraheap-bench-spark.jar)
 #                   and a Spark home with spark-submit (build/spark-home),
-#                   the Giraph agent (build/teraheap-giraph.jar) and the Giraph workloads (build/teraheap-bench-giraph.jar)
+#                   the Giraph agent (build/teraheap-giraph.jar) and the Giraph workloads (build/teraheap-bench-giraph.jar),
+#                   and the hybrid DRAM/NVM RDD cache's agent (build/hybrid-spark.jar, docs/hybrid.md)
 #   make demo       build, then run a small demonstration on the built-in defaults
 #   make test       build, then run every test; ends with "N passed, N failed"
 #   make fastdebug  build a fastdebug JDK (build/jdk-fastdebug) for development
@@ -31,7 +32,8 @@ VERSIONED := $(TERAHEAP_WORK)/%s-$(OPENJDK_DEB_VERSION)
 STOCK_JDK := $(TERAHEAP_WORK)/stock-jdk-$(OPENJDK_DEB_VERSION)
 JVM_INPUTS := $(shell find jvm -type f 2>/dev/null)
 API_SOURCES := $(shell find api/src -name '*.java' 2>/dev/null)
-SPARK_AGENT_INPUTS := spark/pom.xml $(shell find spark/src -name '*.java' 2>/dev/null) $(API_SOURCES)
+SPARK_AGENT_INPUTS := spark/pom.xml $(shell find spark/src spark/common -name '*.java' 2>/dev/null) $(API_SOURCES)
+HYBRID_AGENT_INPUTS := hybrid/pom.xml $(shell find hybrid/src spark/common -name '*.java' 2>/dev/null)
 SPARK_BENCH_INPUTS := benchmarks/spark/pom.xml $(shell find benchmarks/spark/src benchmarks/spark/src-scala-* -name '*.java' 2>/dev/null)
 GIRAPH_AGENT_INPUTS := giraph/pom.xml $(shell find giraph/src -name '*.java' 2>/dev/null) $(API_SOURCES)
 GIRAPH_BENCH_INPUTS := benchmarks/giraph/pom.xml $(shell find benchmarks/giraph/src -type f 2>/dev/null)
@@ -43,7 +45,7 @@ all: $(BUILD)/jdk/.built $(BUILD)/teraheap-api.jar $(BUILD)/teraheap-spark.jar \
      $(BUILD)/teraheap-bench-spark.jar $(BUILD)/spark-home/bin/spark-submit \
      $(BUILD)/spark-$(SPARK4_VERSION)/teraheap-bench-spark.jar \
      $(BUILD)/spark-$(SPARK_UNKNOWN_VERSION)/spark-classpath.txt \
-     $(BUILD)/teraheap-giraph.jar $(BUILD)/teraheap-bench-giraph.jar
+     $(BUILD)/teraheap-giraph.jar $(BUILD)/teraheap-bench-giraph.jar $(BUILD)/hybrid-spark.jar
 
 # Debian's JDK, unpacked and made self-contained: the boot JDK and the stock JVM tests compare with.
 $(BUILD)/.stock: $(SCRIPTS)/deps.sh $(SCRIPTS)/fetch.sh $(SCRIPTS)/image.sh $(SCRIPTS)/common.sh
@@ -80,6 +82,12 @@ $(BUILD)/teraheap-spark.jar: $(BUILD)/.stock $(SPARK_AGENT_INPUTS)
 	@cd spark && $(MVN) package
 	@cp $(BUILD)/maven/teraheap-spark/teraheap-spark-0.1.jar $@
 	@echo "[teraheap] Spark agent ready: $@"
+
+# The hybrid DRAM/NVM RDD cache's agent (docs/hybrid.md).
+$(BUILD)/hybrid-spark.jar: $(BUILD)/.stock $(HYBRID_AGENT_INPUTS)
+	@cd hybrid && $(MVN) package
+	@cp $(BUILD)/maven/hybrid-spark/hybrid-spark-0.1.jar $@
+	@echo "[teraheap] hybrid cache agent ready: $@"
 
 # The workloads, and the class path of Spark they run with (build/spark-classpath.txt).
 $(BUILD)/teraheap-bench-spark.jar: $(BUILD)/.stock $(SPARK_BENCH_INPUTS)

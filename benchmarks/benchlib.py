@@ -343,16 +343,20 @@ def run_shuffled(args, settings, one, fields=None):
             yield rep + 1, workload, setting, row
 
 
-def bench_run(bench, args, workload, config, runs_csv, env=None, drop_caches=True):
+def bench_run(bench, args, workload, config, runs_csv, env=None, drop_caches=True, more=()):
     """One `bench.py run` (bench: its path) of workload in config with args' scale, heap, cap, h2
-    and timeout, appending to runs_csv, with JAVA_TOOL_OPTIONS cleared and then env added.
-    Returns the row it appended."""
+    and timeout, and the options in more, appending to runs_csv, with JAVA_TOOL_OPTIONS cleared
+    and then env added. Returns the row it appended."""
     run_env = dict(os.environ)
     run_env.pop("JAVA_TOOL_OPTIONS", None)
     run_env.update({k: v for k, v in (env or {}).items() if v})
     cmd = [sys.executable, str(bench), "run", workload, config, "--scale", args.scale, "--heap", args.heap,
-           "--cap", args.cap, "--h2", args.h2, "--csv", str(runs_csv), "--timeout", str(args.timeout)]
-    subprocess.run(cmd + (["--drop-caches"] if drop_caches else []), env=run_env, check=False)
+           "--csv", str(runs_csv), "--timeout", str(args.timeout)]
+    # Uncapped, or H2 at bench.py's default, where args leave them out.
+    for option in ("cap", "h2"):
+        if getattr(args, option, None):
+            cmd += [f"--{option}", getattr(args, option)]
+    subprocess.run(cmd + list(more) + (["--drop-caches"] if drop_caches else []), env=run_env, check=False)
     with open(runs_csv, newline="") as f:
         return list(csv.DictReader(f))[-1]
 

@@ -40,3 +40,19 @@ spark_build_dir() { echo "build${TERAHEAP_SPARK_VERSION:+/spark-$TERAHEAP_SPARK_
 
 # The Scala line of that release: build-release.sh records it; make's release is Scala 2.12.
 spark_scala_version() { cat "$(spark_build_dir)/scala-version" 2>/dev/null || echo 2.12; }
+
+# Whether a command refuses bad input as users are promised: exit status 1, exactly one line of
+# output, containing TEXT, and no hs_err file. The output goes to LOG, and what was wrong too.
+#   refuses_in_one_line LOG TEXT command...
+refuses_in_one_line() {
+  local log=$1 text=$2 status
+  shift 2
+  "$@" >"$log" 2>&1
+  status=$?
+  if ls hs_err_pid*.log >/dev/null 2>&1; then
+    mv hs_err_pid*.log "$(dirname "$log")/"; echo "FAIL an hs_err file" >>"$log"; return 1
+  fi
+  [ "$status" -eq 1 ] || { echo "FAIL exit status $status, not 1" >>"$log"; return 1; }
+  [ "$(wc -l <"$log")" -eq 1 ] || { echo "FAIL more than one line" >>"$log"; return 1; }
+  grep -q -- "$text" "$log" || { echo "FAIL it does not say '$text'" >>"$log"; return 1; }
+}

@@ -6,6 +6,7 @@
 #  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh);
 #  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark 3.5, and every workload of
 #    the benchmark suite at scale 1 in every configuration; then a subset on Spark 4 (SPARK4_CHECKS);
+#  - the hybrid DRAM/NVM RDD cache's tests (tests/hybrid/run.sh): its agent on unmodified Spark 3.5;
 #  - the Giraph tests (tests/giraph/run.sh): every Giraph workload on a small graph, with the agent,
 #    in every configuration, against a reference computed without Giraph.
 #  - the remote-H2 tests (tests/remote/run.sh): H2 on an NBD device, data and faults (as root with
@@ -91,6 +92,7 @@ if [ $# -eq 0 ]; then
   run_suite "Spark $SPARK4 tests (a subset)" build/spark-tests-$SPARK4.log \
     env TERAHEAP_SPARK_VERSION="$SPARK4" SPARK_TEST_CHECKS="$SPARK4_CHECKS" \
         SPARK_TEST_WORKLOADS="pr sssp sql" SPARK_TEST_CONFIGS="sd th" tests/spark/run.sh
+  run_suite "Hybrid cache tests" build/hybrid-tests.log tests/hybrid/run.sh
   run_suite "Giraph tests" build/giraph-tests.log tests/giraph/run.sh
   run_suite "Remote H2 tests" build/remote-tests.log tests/remote/run.sh
 fi

@@ -19,11 +19,15 @@
   bench.py plot F [--out DIR]
       breakdown bars per workload, normalized to Spark-SD, like the papers' figures
   bench.py table F
-      the medians per workload and configuration, as a Markdown table
+      the medians per workload and configuration, as a Markdown table; TeraHeap's ratio is
+      against the best stock configuration of the CSV (the fastest of sd, g1, ser, serg1)
 
 Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]:
   sd  Spark-SD: Parallel GC, heap H, MEMORY_AND_DISK (deserialized in memory, spilled serialized)
   g1  the same with G1
+  ser Spark-SD, serialized: Parallel GC, heap H, MEMORY_AND_DISK_SER (the cache kept serialized
+      with Kryo in memory too, as Spark's tuning guide advises under memory pressure)
+  serg1  the same with G1
   mo  Spark-MO: Parallel GC, MEMORY_ONLY, one heap whose storage pool holds all of D (--mo-heap;
       the suite sizes it from D), mapped over a file on the disk with -XX:AllocateHeapAt (the
       papers' single heap over NVM); where that heap does not fit under the cap the suite records
@@ -34,6 +38,11 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   thu TeraHeap as th but without the cap (--cap is ignored): H2 stays in the page cache, so nothing
       is read back from the disk. Not a comparison at the same DRAM but a ceiling: how fast th
       could be if H2's reads cost nothing
+  hyf, hyl, hyla  the hybrid DRAM/NVM RDD cache (build/hybrid-spark.jar, docs/hybrid.md) in its
+      flat, layered and layered + AMP modes: Parallel GC, heap H, MEMORY_AND_DISK, the emulated NVM
+      tier; --hybrid-options adds agent options (e.g. dram=0.0625,bandwidth=0.25,oe=4)
+run and suite take --storage LEVEL (every configuration at that level, e.g. MEMORY_ONLY) and
+--memory-fraction F (spark.memory.fraction; the paper of the hybrid cache runs 0.9).
 run and suite take --spark VERSION: another Spark release than make's, built first by
 benchmarks/spark/build-release.sh VERSION (TERAHEAP_SPARK_VERSION=VERSION does the same).
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
@@ -95,21 +104,29 @@ SPARK_MEMORY_FRACTION = 0.6
 MO_POOL_HEADROOM = 1.25
 JVM_OUTSIDE_HEAP = 400 << 20
 
-WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "rl", "sql"]
+WORKLOADS = ["pr", "cc", "sssp", "svdpp", "tc", "linr", "logr", "svm", "nb", "rl", "sql", "pregel"]
 # Not in the suite by default: a job whose stages alternate between scanning the cache and building
 # a large in-memory state (benchmarks/dram-split runs it: it is made for run-time DRAM division).
 EXTRA_WORKLOADS = ["phases"]
-CONFIGS = ["sd", "g1", "mo", "th"]
+CONFIGS = ["sd", "g1", "ser", "serg1", "mo", "th"]
+# Spark as its users run it, at the same heap and cap as TeraHeap: collector and storage level.
+STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC", "MEMORY_AND_DISK"),
+         "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thu"]
-CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "mo": "Spark-MO", "th": "TeraHeap",
-                "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped"}
+EXTRA_CONFIGS = ["thd", "thu", "hyf", "hyl", "hyla"]
+HYBRID_AGENT = BUILD / "hybrid-spark.jar"
+HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
+CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
+                "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
+                "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped", "hyf": "Hybrid, flat",
+                "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
           "peak_mb", "checksum", "tolerance", "log", "major_faults", "read_mb",
           "h2_peak_mb", "h2_cached_at_peak_mb", "h2_worst_excess_mb", "h2_samples",
-          "h2_dropped_mb"]
+          "h2_dropped_mb", "storage", "hybrid_options", "placed_dram_blocks", "placed_nvm_blocks",
+          "sync_blocks", "async_blocks", "async_share", "nvm_wait_s"]
 
 # Stack frames that are serialization or deserialization (Kryo's read and write paths, and
 # Spark's streams around them), as the papers' profiler attributed S/D time.
@@ -118,7 +135,7 @@ SD_FRAME = re.compile(r"com\.esotericsoftware\.kryo\.|org\.apache\.spark\.serial
 
 
 def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, extra, h2_dir=None,
-                 h2_region=None):
+                 h2_region=None, storage_level=None, memory_fraction=None, hybrid_options=None):
     for path in (JAVA, AGENT, BENCH_JAR, CLASSPATH):
         if not path.exists():
             die(f"{path} is missing: run make first"
@@ -127,10 +144,9 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
                if l.strip() and not l.startswith("#")]
     cmd = [str(JAVA)] + options
     storage = "MEMORY_AND_DISK"
-    if config == "sd":
-        cmd += ["-XX:+UseParallelGC", f"-Xmx{mb(heap)}m"]
-    elif config == "g1":
-        cmd += ["-XX:+UseG1GC", f"-Xmx{mb(heap)}m"]
+    if config in STOCK:
+        collector, storage = STOCK[config]
+        cmd += [collector, f"-Xmx{mb(heap)}m"]
     elif config == "mo":
         storage = "MEMORY_ONLY"
         cmd += ["-XX:+UseParallelGC", f"-Xms{mb(mo_heap)}m", f"-Xmx{mb(mo_heap)}m",
@@ -138,11 +154,20 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
     elif config in ("th", "thu"):
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
+    elif config in HYBRID_MODES:
+        if not HYBRID_AGENT.exists():
+            die(f"{HYBRID_AGENT} is missing: run make first")
+        options = ",".join(["mode=" + HYBRID_MODES[config]] + ([hybrid_options] if hybrid_options else []))
+        cmd += ["-XX:+UseParallelGC", f"-Xmx{mb(heap)}m", f"-javaagent:{HYBRID_AGENT}={options}"]
     elif config == "thd":
         cmd += ["-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
         die(f"unknown configuration '{config}': use one of {', '.join(CONFIGS + EXTRA_CONFIGS)}")
+    if storage_level:
+        storage = storage_level
+    if memory_fraction:
+        cmd += [f"-Dspark.memory.fraction={memory_fraction}"]
     if h2_region and config in ("th", "thd", "thu"):
         cmd += [f"-XX:TeraHeapRegionSize={mb(h2_region)}m"]
     cmd += [f"-Xlog:gc,gc+teraheap,gc+teraheap+resize:file={run_dir}/gc.log:uptime,tags"]
@@ -185,7 +210,8 @@ def run(args):
     log = log_dir / f"{run_dir.name}.log"
     cmd = java_command(args.workload, args.config, args.scale, heap, h2, mo_heap, run_dir,
                        args.profile, (args.extra or []) + (["--gc-each-job"] if args.gc_each_job else []),
-                       args.h2_dir, size_bytes(args.h2_region) if args.h2_region else None)
+                       args.h2_dir, size_bytes(args.h2_region) if args.h2_region else None,
+                       args.storage, args.memory_fraction, args.hybrid_options)
     if os.geteuid() == 0 and args.drop_caches:
         drop_page_cache()
     capped = CappedRun(cmd, run_dir, log, cap, args.timeout)
@@ -214,7 +240,12 @@ def run(args):
            "cached_mb": f"{int(result.get('cached_bytes', 0)) / 2**20:.1f}",
            "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
            "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
-           "major_faults": faults, "read_mb": capped.read_mb}
+           "major_faults": faults, "read_mb": capped.read_mb, "storage": result.get("storage", ""),
+           "hybrid_options": args.hybrid_options or ""}
+    if args.config in HYBRID_MODES:
+        summary = hybrid_summary(log)
+        row.update({k: summary.get(k, "") for k in ("placed_dram_blocks", "placed_nvm_blocks", "sync_blocks",
+                                                     "async_blocks", "async_share", "nvm_wait_s")})
     if report_s is not None:
         # The most H2 held: after any full GC of the run, or at a job's end (--gc-each-job).
         peak = max(h2_peak_bytes(run_dir / "gc.log", report_s), int(result["h2_peak_bytes"]))
@@ -223,17 +254,35 @@ def run(args):
                        for k in ("cached_at_peak", "worst_excess", "dropped")}})
     append_row(Path(args.csv), row)
     shutil.rmtree(run_dir, ignore_errors=True)
+    # What was not measured (S/D without --profile, reads without root) is left out, not printed as nan.
+    measured = [f"minor GC {row['minor_gc_s']}", f"major GC {row['major_gc_s']}"]
+    if sd == sd:
+        measured.append(f"S/D {row['sd_s']}")
+    more = [f"moved to H2 {row['h2_moved_mb']} MB"] if args.config in ("th", "thd", "thu") else []
+    if faults:
+        more.append(f"major faults {faults}")
+    if capped.read_mb:
+        more.append(f"read {capped.read_mb} MB")
     print(f"{args.workload:6} {CONFIG_NAMES[args.config]:14} scale {args.scale}: {status}, "
-          f"{row['wall_s']} s (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}, "
-          f"S/D {row['sd_s']}), moved to H2 {row['h2_moved_mb']} MB, major faults {faults or '-'}, "
-          f"read {capped.read_mb or '-'} MB, checksum {row['checksum']}")
+          f"{row['wall_s']} s ({', '.join(measured)}), " + "".join(m + ", " for m in more)
+          + f"checksum {row['checksum']}")
     if report_s is not None:
         excess = float(row["h2_worst_excess_mb"])
         bound = (f"over the bound by up to {excess:.1f} MB" if excess > 0 else
                  f"within the bound (2x the cache plus a region per RDD) by at least {-excess:.1f} MB")
-        print(f"{'':6} H2 at most {row['h2_peak_mb']} MB; at {row['h2_samples']} job ends {bound}; "
+        # Job ends are sampled under --gc-each-job only: without them there is no bound to state.
+        at_job_ends = f"at {row['h2_samples']} job ends {bound}; " if int(row["h2_samples"]) > 0 else ""
+        print(f"{'':6} H2 at most {row['h2_peak_mb']} MB; {at_job_ends}"
               f"{row['h2_dropped_mb']} MB once every RDD is dropped")
     return status == "ok"
+
+
+def hybrid_summary(log):
+    """The hybrid cache agent's figures at exit ("[hybrid-spark] summary: key=value ..."), if it printed them."""
+    for line in reversed(log.read_text(errors="replace").splitlines()):
+        if line.startswith("[hybrid-spark] summary:"):
+            return key_values(line)
+    return {}
 
 
 def append_row(csv_file, row):
@@ -314,7 +363,8 @@ def measure_footprint(workload, scale):
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
                             h2=None, mo_heap="12g", csv=str(probe), profile=False,
                             drop_caches=False, timeout=3600, extra=[], h2_dir=None,
-                            gc_each_job=False, h2_region=None)
+                            gc_each_job=False, h2_region=None, storage=None, memory_fraction=None,
+                            hybrid_options=None)
     if not run(ns):
         die(f"could not measure the cached footprint of {workload} (log in {probe})")
     row = [r for r in read_rows(probe) if r["workload"] == workload and r["scale"] == scale][-1]
@@ -375,7 +425,9 @@ def suite(args):
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
                                         mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
                                         drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None,
-                                        gc_each_job=False, h2_region=None)
+                                        gc_each_job=False, h2_region=None, storage=args.storage,
+                                        memory_fraction=args.memory_fraction,
+                                        hybrid_options=args.hybrid_options)
                 run(ns)
     # The figure goes to the build tree, wherever the CSV is kept.
     plot(argparse.Namespace(csv=str(out), out=str(BUILD / "bench")))
@@ -438,14 +490,24 @@ def plot(args):
     print(f"figure: {out}")
 
 
+def stock_in(rows):
+    """The stock configurations the CSV ran (an older CSV has no serialized baselines)."""
+    return [c for c in STOCK if any(r["config"] == c for r in rows)]
+
+
 def table(args):
     """A Markdown table of the medians per workload and configuration, TeraHeap against the
-    better of the two Spark-SD baselines, and their geometric mean."""
+    best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    print("| workload | D (MB) | H (MB) | cap (MB) | " + " | ".join(CONFIG_NAMES[c] for c in CONFIGS)
-          + " | best Spark-SD / TeraHeap | moved to H2 (MB) |")
-    print("| --- " * (len(CONFIGS) + 6) + "|")
+    configs = [c for c in CONFIGS if any(r["config"] == c for r in rows)]
+    stock = stock_in(rows)
+    best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
+    # What each side must read back: the objects in H2 against the same cache serialized.
+    serialized_header = " serialized cache (MB) |" if "ser" in stock else ""
+    print("| workload | D (MB) | H (MB) | cap (MB) | " + " | ".join(CONFIG_NAMES[c] for c in configs)
+          + f" | {best} / TeraHeap | moved to H2 (MB) |" + serialized_header)
+    print("| --- " * (len(configs) + 6 + bool(serialized_header)) + "|")
     ratios = []
     for w in WORKLOADS + EXTRA_WORKLOADS:
         rs = [r for r in rows if r["workload"] == w]
@@ -455,7 +517,7 @@ def table(args):
         med = {c: statistics.median(float(r["wall_s"]) for r in ok[c]) if ok[c] else None
                for c in CONFIGS}
         cells = []
-        for c in CONFIGS:
+        for c in configs:
             runs = [r for r in rs if r["config"] == c]
             if runs and runs[0]["status"] == "exceeds-cap":
                 cells.append(f"exceeds cap (heap {runs[0]['heap_mb']} MB)")
@@ -465,7 +527,7 @@ def table(args):
                 cells.append(f"{med[c]:.1f} s ({len(ok[c])}/{len(runs)})")
         # D as the papers measure it (bench.py footprint), else "?".
         d = footprints.get((w, rs[0]["scale"]))
-        baselines = [med[c] for c in ("sd", "g1") if med[c]]
+        baselines = [med[c] for c in stock if med[c]]
         ratio = "-"
         if baselines and med["th"]:
             ratios.append(min(baselines) / med["th"])
@@ -473,11 +535,15 @@ def table(args):
         moved = statistics.median(float(r["h2_moved_mb"]) for r in ok["th"]) if ok["th"] else 0
         sd_rows = [r for r in rs if r["config"] == "sd"] or rs
         print(f"| {w} | {d / 2**20:.0f} | " if d else f"| {w} | ? | ", end="")
+        serialized = ""
+        if serialized_header:
+            serialized = (f" {statistics.median(float(r['cached_mb']) for r in ok['ser']):.0f} |"
+                          if ok["ser"] else " - |")
         print(f"{sd_rows[0]['heap_mb']} | {sd_rows[0]['cap_mb']} | "
-              + " | ".join(cells) + f" | {ratio} | {moved:.0f} |")
+              + " | ".join(cells) + f" | {ratio} | {moved:.0f} |" + serialized)
     if ratios:
         gm = statistics.geometric_mean(ratios)
-        print(f"\nGeometric mean of best Spark-SD / TeraHeap over {len(ratios)} workloads: {gm:.2f}")
+        print(f"\nGeometric mean of {best} / TeraHeap over {len(ratios)} workloads: {gm:.2f}")
     ceiling_table(rows)
     disk_table(rows)
 
@@ -491,13 +557,14 @@ def ceiling_table(rows):
           "| best Spark-SD / TeraHeap | best Spark-SD / TeraHeap uncapped |")
     print("| --- " * 6 + "|")
     ceilings = []
+    stock = stock_in(rows)
     for w in WORKLOADS + EXTRA_WORKLOADS:
         med = {}
-        for c in ("sd", "g1", "th", "thu"):
+        for c in stock + ["th", "thu"]:
             ok = [float(r["wall_s"]) for r in rows
                   if r["workload"] == w and r["config"] == c and r["status"] == "ok"]
             med[c] = (statistics.median(ok), len(ok)) if ok else None
-        base = min((med[c] for c in ("sd", "g1") if med[c]), default=None)
+        base = min((med[c] for c in stock if med[c]), default=None)
         if not base or not med["thu"]:
             continue
         ceilings.append(base[0] / med["thu"][0])
@@ -560,6 +627,11 @@ def main():
                    help="H as a fraction of D (default: 0.5)")
     s.add_argument("--cap-extra", type=size, default="1g", metavar="SIZE", help="the cap is H plus this (default: 1g)")
     for parser in (r, s):
+        parser.add_argument("--storage", metavar="LEVEL",
+                            help="the storage level of every configuration (default: each configuration's own)")
+        parser.add_argument("--memory-fraction", type=float, metavar="F", help="spark.memory.fraction (default: Spark's, 0.6)")
+        parser.add_argument("--hybrid-options", metavar="OPTIONS",
+                            help="more options for the hybrid cache's agent (hyf, hyl, hyla), e.g. dram=0.0625,bandwidth=0.25")
         parser.add_argument("--spark", metavar="VERSION",
                             help="the Spark release, built first by benchmarks/spark/build-release.sh VERSION "
                                  "(default: the one make builds against)")

@@ -45,6 +45,11 @@ GRAPH=$OUT/graph.e
 TH=(-XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:TeraHeapPath="$H2_DIR")
 VERIFY=(-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC)
 
+# A bad agent option: one line and exit status 1, not the JVM's abort with a stack trace.
+refuses_in_one_line "$OUT/logs/giraph-bad-agent-option.log" "unknown agent option 'fast'" \
+  "$JDK/bin/java" "${TH[@]}" -javaagent:"$AGENT"=fast -version
+result giraph-bad-agent-option $? "$OUT/logs/giraph-bad-agent-option.log"
+
 run() {  # workload config java [jvm options...] [-- GiraphBench options...]
   local w=$1 config=$2 java=$3; shift 3
   local name=giraph-$w-$config log=$OUT/logs/giraph-$w-$config.log out=$OUT/results/$w-$config

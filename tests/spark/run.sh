@@ -18,7 +18,7 @@ REPO=$PWD
 JDK=$REPO/build/jdk
 AGENT=$REPO/build/teraheap-spark.jar
 SPARK=$(spark_build_dir)
-WORKLOADS=${SPARK_TEST_WORKLOADS-pr cc sssp svdpp tc linr logr svm nb rl sql phases}
+WORKLOADS=${SPARK_TEST_WORKLOADS-pr cc sssp svdpp tc linr logr svm nb rl sql pregel phases}
 for f in "$JDK/bin/java" "$AGENT" "$SPARK/spark-classpath.txt" $([ -z "$WORKLOADS" ] || echo "$SPARK/teraheap-bench-spark.jar"); do
   [ -e "$f" ] || die "$f is missing: run make first${TERAHEAP_SPARK_VERSION:+ and benchmarks/spark/build-release.sh $TERAHEAP_SPARK_VERSION}"
 done
@@ -64,6 +64,12 @@ check() {  # name java [jvm options...] -- scenario args...
 }
 
 TH=(-XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath="$H2_DIR" -javaagent:"$AGENT")
+# A bad agent option: one line and exit status 1, not the JVM's abort with a stack trace.
+if wanted bad-agent-option; then
+  refuses_in_one_line "$OUT/logs/bad-agent-option.log" "bad agent option 'budget=2'" \
+    "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=budget=2 -version
+  result bad-agent-option $? "$OUT/logs/bad-agent-option.log"
+fi
 # Cached blocks go to H2, Spark counts them there, and unpersist frees their regions.
 SAYS="cached deserialized blocks go to H2"
 check h2-memory-and-disk "$JDK/bin/java" "${TH[@]}" -- h2 MEMORY_AND_DISK
@@ -155,7 +161,7 @@ fi
 # use is compared with the cache after each.
 csv=$OUT/workloads.csv
 for w in $WORKLOADS; do
-  for c in ${SPARK_TEST_CONFIGS-sd g1 mo th}; do
+  for c in ${SPARK_TEST_CONFIGS-sd g1 ser mo th}; do
     log=$OUT/logs/$w-$c.log
     benchmarks/spark/bench.py run "$w" "$c" --scale 1 --heap 1g --h2 2g --mo-heap 2g --csv "$csv" \
       $([ $c = th ] && echo --gc-each-job) >"$log" 2>&1

@@ -61,19 +61,26 @@ public final class TeraHeapGiraphAgent {
         boolean verbose = false;
         boolean verify = false;
         int sweepAt = DEFAULT_SWEEP_AT;
-        if (options != null && !options.isEmpty()) {
-            for (String option : options.split(",")) {
-                if (option.equals("verbose")) {
-                    verbose = true;
-                } else if (option.equals("verify")) {
-                    verify = true;
-                } else if (option.startsWith(SWEEP_AT)) {
-                    sweepAt = percent(option.substring(SWEEP_AT.length()));
-                } else {
-                    throw new IllegalArgumentException("teraheap-giraph: unknown agent option '"
-                        + option + "'; the options are verbose, verify and sweepAt=<percent>");
+        try {
+            if (options != null && !options.isEmpty()) {
+                for (String option : options.split(",")) {
+                    if (option.equals("verbose")) {
+                        verbose = true;
+                    } else if (option.equals("verify")) {
+                        verify = true;
+                    } else if (option.startsWith(SWEEP_AT)) {
+                        sweepAt = percent(option.substring(SWEEP_AT.length()));
+                    } else {
+                        throw new IllegalArgumentException("teraheap-giraph: unknown agent option '"
+                            + option + "'; the options are verbose, verify and sweepAt=<percent>");
+                    }
                 }
             }
+        } catch (IllegalArgumentException e) {
+            // One line and a clean exit: an exception out of premain aborts the JVM with a trace.
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
         }
         GiraphPlacement.install(verbose, verify, sweepAt);
         GiraphPlacement.log("edges and messages go to H2 (%d MB)",

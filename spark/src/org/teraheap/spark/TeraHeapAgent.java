@@ -1,26 +1,14 @@
 package org.teraheap.spark;
 
-import static net.bytebuddy.matcher.ElementMatchers.fieldType;
-import static net.bytebuddy.matcher.ElementMatchers.hasDescriptor;
-import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.not;
-
 import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.net.URISyntaxException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.ClassFileLocator;
-import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.pool.TypePool;
-import net.bytebuddy.utility.JavaModule;
 import org.teraheap.TeraHeap;
+import org.teraheap.spark.SparkWeaver.Field;
+import org.teraheap.spark.SparkWeaver.Weave;
 
 /**
  * The Java agent that puts the blocks Spark caches deserialized into H2.
@@ -50,35 +38,13 @@ public final class TeraHeapAgent {
     private static final String MEMORY_STORE = "org.apache.spark.storage.memory.MemoryStore";
     private static final String MEMORY_MANAGER = "org.apache.spark.memory.MemoryManager";
     private static final String BLOCK_MANAGER_MASTER = "org.apache.spark.storage.BlockManagerMaster";
+    /** The release lines whose advised methods this agent knows, in form and in meaning. */
+    private static final String[] KNOWN_LINES = {"3.5", "4.0", "4.1", "4.2"};
 
     // The advised methods, as every known release compiles them.
     private static final String BLOCK_ID = "Lorg/apache/spark/storage/BlockId;";
     private static final String MEMORY_MODE = "Lorg/apache/spark/memory/MemoryMode;";
     private static final String BLOCK_MANAGER_ID = "Lorg/apache/spark/storage/BlockManagerId;";
-
-    /** One piece of advice: the Spark method it goes into, by class, name and descriptor. */
-    private static final class Weave {
-        final String type;
-        final String method;
-        final String descriptor;
-        final Class<?> advice;
-
-        Weave(String type, String method, String descriptor, Class<?> advice) {
-            this.type = type;
-            this.method = method;
-            this.descriptor = descriptor;
-            this.advice = advice;
-        }
-
-        ElementMatcher<MethodDescription> matcher() {
-            return named(method).and(hasDescriptor(descriptor));
-        }
-
-        @Override
-        public String toString() {
-            return type.substring(type.lastIndexOf('.') + 1) + "." + method + descriptor;
-        }
-    }
 
     private static final List<Weave> WEAVES = Arrays.asList(
         new Weave(MEMORY_STORE, "putIteratorAsValues", "(" + BLOCK_ID + "Lscala/collection/Iterator;"
@@ -93,8 +59,10 @@ public final class TeraHeapAgent {
         new Weave(BLOCK_MANAGER_MASTER, "registerBlockManager", "(" + BLOCK_MANAGER_ID
             + "[Ljava/lang/String;JJLorg/apache/spark/rpc/RpcEndpointRef;Z)" + BLOCK_MANAGER_ID,
             BlockManagerMasterAdvice.Register.class));
-
-    private static boolean reportedLoader;
+    // MemoryStoreAdvice.PutValues reads these.
+    private static final List<Field> FIELDS = SparkWeaver.fields(
+        new Field(MEMORY_STORE, "entries", "java.util.LinkedHashMap"),
+        new Field(MEMORY_STORE, "memoryManager", "org.apache.spark.memory.MemoryManager"));
 
     private TeraHeapAgent() {
     }
@@ -107,7 +75,15 @@ public final class TeraHeapAgent {
             return;
         }
         long capacity = TeraHeap.stats().capacityBytes();
-        long budget = budgetBytes(options, capacity);
+        long budget;
+        try {
+            budget = budgetBytes(options, capacity);
+        } catch (IllegalArgumentException e) {
+            // One line and a clean exit: an exception out of premain aborts the JVM with a trace.
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return;
+        }
         try {
             install(instrumentation, capacity, budget);
         } catch (RuntimeException | LinkageError e) {
@@ -117,47 +93,16 @@ public final class TeraHeapAgent {
     }
 
     private static void install(Instrumentation instrumentation, long capacity, long budget) {
-        ClassLoader loader = TeraHeapAgent.class.getClassLoader();
-        SparkRelease release = SparkRelease.on(loader);
+        SparkWeaver weaver = new SparkWeaver("[teraheap-spark]", "cached blocks stay in H1", WEAVES, FIELDS,
+            H2StorageBudget::adviceMissing);
+        SparkRelease release = weaver.check(KNOWN_LINES);
         if (release == null) {
-            System.err.println("[teraheap-spark] no Spark on the application class path, where the agent is:"
-                + " nothing to adapt, cached blocks stay in H1; put Spark's jars on the class path");
-            return;
-        }
-        if (!release.known()) {
-            System.err.println("[teraheap-spark] Spark " + release.version() + " is not a release this jar"
-                + " knows (Spark " + SparkRelease.knownLines() + "): Spark is left alone, cached blocks stay in H1");
-            return;
-        }
-        List<String> missing = missing(loader);
-        if (!missing.isEmpty()) {
-            System.err.println("[teraheap-spark] Spark " + release.version() + " lacks " + missing
-                + " in the form this jar knows: Spark is left alone, cached blocks stay in H1");
             return;
         }
         H2StorageBudget.install(budget);
         System.err.printf("[teraheap-spark] Spark %s: cached deserialized blocks go to H2: budget %d MB of %d MB%n",
             release.version(), budget >> 20, capacity >> 20);
-
-        AgentBuilder agent = new AgentBuilder.Default()
-            .disableClassFormatChanges()
-            // Only Spark's three classes are looked at; nothing else is parsed.
-            .ignore(not(named(MEMORY_STORE).or(named(MEMORY_MANAGER)).or(named(BLOCK_MANAGER_MASTER))))
-            .with(new Failures());
-        for (String type : new String[] {MEMORY_STORE, MEMORY_MANAGER, BLOCK_MANAGER_MASTER}) {
-            agent = agent.type(named(type)).transform((builder, description, typeLoader, module, domain) -> {
-                if (!onAgentClassPath(description, typeLoader)) {
-                    return builder;
-                }
-                for (Weave weave : WEAVES) {
-                    if (weave.type.equals(type)) {
-                        builder = builder.visit(Advice.to(weave.advice).on(weave.matcher()));
-                    }
-                }
-                return builder;
-            });
-        }
-        agent.installOn(instrumentation);
+        weaver.install(instrumentation);
     }
 
     /** Where TeraHeap's JDK most likely is: beside this jar in the repository's build/. */
@@ -172,53 +117,6 @@ public final class TeraHeapAgent {
             // falls through to the generic path
         }
         return "<repository>/build/jdk";
-    }
-
-    /**
-     * The advised methods, and the fields the advice reads, that the Spark {@code loader} sees does
-     * not declare as expected.
-     */
-    private static List<String> missing(ClassLoader loader) {
-        TypePool pool = TypePool.Default.of(ClassFileLocator.ForClassLoader.of(loader));
-        List<String> missing = new ArrayList<>();
-        for (Weave weave : WEAVES) {
-            TypePool.Resolution type = pool.describe(weave.type);
-            if (!type.isResolved() || type.resolve().getDeclaredMethods().filter(weave.matcher()).size() != 1) {
-                missing.add(weave.toString());
-            }
-        }
-        // MemoryStoreAdvice.PutValues reads these.
-        String[][] fields = {{"entries", "java.util.LinkedHashMap"},
-                             {"memoryManager", "org.apache.spark.memory.MemoryManager"}};
-        TypePool.Resolution store = pool.describe(MEMORY_STORE);
-        for (String[] field : fields) {
-            if (!store.isResolved() || store.resolve().getDeclaredFields()
-                    .filter(named(field[0]).and(fieldType(named(field[1])))).size() != 1) {
-                missing.add("MemoryStore." + field[0] + " (" + field[1] + ")");
-            }
-        }
-        return missing;
-    }
-
-    /**
-     * Whether Spark's {@code type} is defined by the class loader the agent is on: the advice
-     * woven into it calls the agent's classes, which name Spark's classes as that loader sees
-     * them. A Spark in another loader (a second Spark, or one isolated from the application class
-     * path) is left alone, and said so once.
-     */
-    private static boolean onAgentClassPath(TypeDescription type, ClassLoader loader) {
-        if (loader == TeraHeapAgent.class.getClassLoader()) {
-            return true;
-        }
-        synchronized (TeraHeapAgent.class) {
-            if (!reportedLoader) {
-                reportedLoader = true;
-                System.err.println("[teraheap-spark] " + type.getName() + " is loaded by " + loader
-                    + ", not by the application class loader the agent is on: that Spark is left"
-                    + " alone and its cached blocks stay in H1; put Spark's jars on the class path");
-            }
-        }
-        return false;
     }
 
     static long budgetBytes(String options, long capacity) {
@@ -247,16 +145,5 @@ public final class TeraHeapAgent {
             }
         }
         return bytes >= 0 ? Math.min(bytes, capacity) : (long) (capacity * fraction);
-    }
-
-    /** Reports a Spark class that could not be adapted: Spark then runs without TeraHeap's help. */
-    private static final class Failures extends AgentBuilder.Listener.Adapter {
-        @Override
-        public void onError(String name, ClassLoader loader, JavaModule module, boolean loaded,
-                            Throwable error) {
-            H2StorageBudget.adviceMissing();
-            System.err.println("[teraheap-spark] cannot adapt " + name + " (" + error
-                + "): blocks cached from now on stay in H1 (those already in H2's budget stay counted there)");
-        }
     }
 }

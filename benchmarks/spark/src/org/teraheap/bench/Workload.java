@@ -22,6 +22,7 @@ enum Workload {
     NB("nb", 1, Generators::pointBytes, MlWorkloads::naiveBayes),
     RL("rl", 5, Generators::recordBytes, SqlWorkloads::rddRelation),
     SQL("sql", 5, Generators::recordBytes, SqlWorkloads::columnarRelation),
+    PREGEL("pregel", 1, Generators::graphBytes, PregelOperation::run),
     PHASES("phases", 3, Generators::pointBytes, PhasedWorkload::run);
 
     /** Runs one workload; everything it does counts towards the reported time. */

@@ -12,11 +12,9 @@ import java.util.jar.Manifest;
 
 /**
  * The Spark release on the application class path, read without loading any of Spark's classes,
- * and whether this agent knows that release's internals.
+ * and whether an agent knows that release's internals. Shared by the agents (spark/common).
  */
-final class SparkRelease {
-    /** The release lines whose advised methods this agent knows, in form and in meaning. */
-    static final String[] KNOWN_LINES = {"3.5", "4.0", "4.1", "4.2"};
+public final class SparkRelease {
     /** The class the version is read beside: spark-core's jar. */
     private static final String CORE_CLASS = "org/apache/spark/storage/memory/MemoryStore.class";
 
@@ -27,7 +25,7 @@ final class SparkRelease {
     }
 
     /** The release {@code loader} sees, or null if Spark's core is not there. */
-    static SparkRelease on(ClassLoader loader) {
+    public static SparkRelease on(ClassLoader loader) {
         URL core = loader.getResource(CORE_CLASS);
         if (core == null) {
             return null;
@@ -42,22 +40,18 @@ final class SparkRelease {
         return new SparkRelease(version == null ? "unknown" : version);
     }
 
-    String version() {
+    public String version() {
         return version;
     }
 
-    /** Whether the release belongs to a line this agent was written and tested for. */
-    boolean known() {
-        for (String line : KNOWN_LINES) {
+    /** Whether the release belongs to one of the lines ("3.5", "4.0") an agent was written and tested for. */
+    public boolean in(String... lines) {
+        for (String line : lines) {
             if (version.startsWith(line + ".")) {
                 return true;
             }
         }
         return false;
-    }
-
-    static String knownLines() {
-        return String.join(", ", KNOWN_LINES);
     }
 
     /**

@@ -1,0 +1,145 @@
+package org.teraheap.hybrid;
+
+import java.util.LinkedHashMap;
+
+import net.bytebuddy.asm.Advice;
+import org.apache.spark.memory.MemoryManager;
+import org.apache.spark.memory.MemoryMode;
+import org.apache.spark.serializer.SerializerManager;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockInfoManager;
+import scala.util.Either;
+import scala.util.Right;
+
+/**
+ * Advice woven into {@code org.apache.spark.storage.memory.MemoryStore}: each piece tells
+ * {@link HybridStore} what Spark's store just did or is about to do. Byte Buddy copies these
+ * bodies into Spark's methods, so they stay small; anything thrown is suppressed, never seen by
+ * Spark. Off-heap memory is left to Spark.
+ */
+final class MemoryStoreAdvice {
+    private MemoryStoreAdvice() {
+    }
+
+    /** The constructor: the store, its memory manager, its LRU list of entries and its block manager. */
+    static final class Created {
+        @Advice.OnMethodExit
+        static void exit(@Advice.FieldValue("memoryManager") MemoryManager memoryManager,
+                         @Advice.FieldValue("entries") LinkedHashMap<BlockId, ?> entries,
+                         @Advice.FieldValue("blockInfoManager") BlockInfoManager blockInfo,
+                         @Advice.FieldValue("serializerManager") SerializerManager serializers,
+                         @Advice.FieldValue("blockEvictionHandler") Object evictionHandler) {
+            try {
+                HybridStore.created(memoryManager, entries, blockInfo, serializers, evictionHandler);
+            } catch (Throwable t) {
+                HybridAgent.reportOnce("cannot follow Spark's memory store (" + t + "): blocks stay as Spark keeps them");
+            }
+        }
+    }
+
+    /** {@code reserveUnrollMemoryForThisTask(blockId, memory, mode)}: picks the tier, makes room. */
+    static final class ReserveUnroll {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) BlockId block, @Advice.Argument(1) long bytes,
+                          @Advice.Argument(2) MemoryMode mode) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.reserving(block, bytes);
+            }
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Argument(1) long bytes,
+                         @Advice.Argument(2) MemoryMode mode, @Advice.Return boolean granted) {
+            if (mode == MemoryMode.ON_HEAP && !granted) {
+                HybridStore.refused(block, bytes);
+            }
+        }
+    }
+
+    /** {@code releaseUnrollMemoryForThisTask(mode, memory)}. */
+    static final class ReleaseUnroll {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) MemoryMode mode, @Advice.Argument(1) long bytes) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.releasing(bytes);
+            }
+        }
+    }
+
+    /** {@code putIterator(blockId, values, classTag, mode, holder)}: a block unrolled, stored or not. */
+    static final class PutIterator {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) BlockId block, @Advice.Argument(3) MemoryMode mode) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.putting(block);
+            }
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Argument(3) MemoryMode mode,
+                         @Advice.Return Either<?, ?> result) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.put(block, result instanceof Right ? (Long) ((Right<?, ?>) result).value() : -1L);
+            }
+        }
+    }
+
+    /** {@code putBytes(blockId, size, mode, bytes, classTag)}: a serialized block put whole. */
+    static final class PutBytes {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) BlockId block, @Advice.Argument(1) long size,
+                          @Advice.Argument(2) MemoryMode mode) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.puttingBytes(block, size);
+            }
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Argument(1) long size,
+                         @Advice.Argument(2) MemoryMode mode, @Advice.Return boolean stored) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.putBytes(block, size, stored);
+            }
+        }
+    }
+
+    /** {@code remove(blockId)}: eviction, unpersist and block removal all pass here. */
+    static final class Remove {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Return boolean removed) {
+            if (removed) {
+                HybridStore.removed(block);
+            }
+        }
+    }
+
+    /** {@code evictBlocksToFreeSpace(blockId, space, mode)}: what one eviction freed. */
+    static final class Evict {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(2) MemoryMode mode, @Advice.Return long freed) {
+            if (mode == MemoryMode.ON_HEAP) {
+                HybridStore.evicted(freed);
+            }
+        }
+    }
+
+    /**
+     * {@code BlockManager.dropFromMemory(blockId, data, classTag)}: an evicted block going to disk,
+     * or not. The block manager is an Object here: naming the class being adapted in its advice
+     * would load it in the middle of its own definition.
+     */
+    static final class Drop {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object manager, @Advice.Argument(0) BlockId block) {
+            HybridStore.dropping(manager, block);
+        }
+    }
+
+    /** {@code clear()}. */
+    static final class Clear {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit() {
+            HybridStore.cleared();
+        }
+    }
+}

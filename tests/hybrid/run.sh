@@ -1,0 +1,95 @@
+#!/bin/bash
+# usage: tests/hybrid/run.sh
+# The hybrid DRAM/NVM RDD cache's tests (build/hybrid-spark.jar, docs/hybrid.md) on unmodified
+# Spark 3.5 in local mode, with the emulated NVM tier: each mode at each storage level gives the
+# right results, with blocks in both tiers and both tiers empty after unpersist; the share of
+# asynchronous migrations is the paper's (flat) or not (layered); bad options, TeraHeap beside it
+# and an unknown Spark give one line. One line per check, "PASS name" or "FAIL name", then
+# "N passed, N failed".
+#   HYBRID_TEST_CHECKS="flat-memory-only bad-option"   runs only these checks
+set -uo pipefail
+source "$(dirname "$0")/../../benchmarks/common.sh"
+script_args 0 '' "$@"
+cd "$(dirname "$0")/../.."
+source jvm/scripts/common.sh
+set +e
+JDK=$PWD/build/jdk
+AGENT=$PWD/build/hybrid-spark.jar
+for f in "$JDK/bin/java" "$AGENT" build/spark-classpath.txt build/teraheap-spark.jar; do
+  [ -e "$f" ] || die "$f is missing: run make first"
+done
+OUT=build/hybrid-tests
+rm -rf "$OUT" && mkdir -p "$OUT/classes" "$OUT/logs"
+SPARK_CP=$(cat build/spark-classpath.txt)
+"$STOCK_JDK/bin/javac" -d "$OUT/classes" -cp "$SPARK_CP:$AGENT" $(find tests/hybrid/src -name '*.java') \
+  || die "the hybrid cache's tests do not compile"
+OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
+passed=0 failed=0
+
+wanted() { [ -z "${HYBRID_TEST_CHECKS+set}" ] || [[ " $(echo $HYBRID_TEST_CHECKS) " == *" $1 "* ]]; }
+
+result() {  # name status log
+  if [ "$2" -eq 0 ]; then
+    passed=$((passed + 1)); echo "PASS $1"
+  else
+    failed=$((failed + 1)); echo "FAIL $1 (log: $3)"; grep "^FAIL" "$3" | head -3
+  fi
+}
+
+# check NAME STATUS SAYS [jvm options...] -- HybridCheck arguments: the run must exit with
+# STATUS and its output contain SAYS ("" for anything); no hs_err file.
+check() {
+  local name=$1 want=$2 says=$3; shift 3
+  wanted "$name" || return 0
+  local jvm=() log="$OUT/logs/$name.log"
+  while [ "$1" != "--" ]; do jvm+=("$1"); shift; done; shift
+  # shellcheck disable=SC2086
+  "$JDK/bin/java" $OPTS -Xmx512m "${jvm[@]}" -cp "$OUT/classes:$SPARK_CP:$AGENT" \
+    org.teraheap.hybridtest.HybridCheck "$@" >"$log" 2>&1
+  local status=$?
+  ls hs_err_pid*.log >/dev/null 2>&1 && { echo "FAIL an hs_err file" >>"$log"; status=99; mv hs_err_pid*.log "$OUT/logs/"; }
+  if [ "$status" -ne "$want" ]; then
+    echo "FAIL exit status $status, not $want" >>"$log"; status=1
+  elif [ -n "$says" ] && ! grep -q -- "$says" "$log"; then
+    echo "FAIL the output does not say '$says'" >>"$log"; status=1
+  else
+    status=0
+  fi
+  result "$name" "$status" "$log"
+}
+
+# 12 partitions of 5 MB: about 60 MB of blocks, in a storage pool of about 190 MB
+# (spark.memory.fraction 0.9, the paper's) of which DRAM is an eighth.
+FIT=(-DmemoryFraction=0.9 -- MEMORY_ONLY 12 5)
+check flat-memory-only 0 "summary: mode=flat" -javaagent:"$AGENT" "${FIT[@]}" both-tiers async
+check layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT"=mode=layered "${FIT[@]}" both-tiers sync
+check layered-amp-memory-only 0 "summary: mode=layered-amp" -javaagent:"$AGENT"=mode=layered-amp "${FIT[@]}" both-tiers
+# 24 partitions of 8 MB, about 190 MB, in a pool of about 125 MB: blocks go to disk too.
+for level in MEMORY_AND_DISK MEMORY_AND_DISK_SER; do
+  lower=$(echo "$level" | tr 'A-Z_' 'a-z-')
+  check "flat-$lower" 0 "summary: mode=flat" -javaagent:"$AGENT" -- "$level" 24 8 both-tiers
+  check "layered-$lower" 0 "summary: mode=layered" -javaagent:"$AGENT"=mode=layered -- "$level" 24 8 both-tiers
+  # Two RDDs read in turn: Spark evicts blocks of one for the other's (never for its own RDD's).
+  check "flat-oe-$lower" 0 "oe_multiplier=4" -javaagent:"$AGENT"=oe=4 -- "$level" 24 8 both-tiers two-rdds oe
+done
+# MEMORY_ONLY with more than both tiers hold: blocks that do not fit are recomputed, right.
+check flat-memory-only-full 0 "summary: mode=flat" -javaagent:"$AGENT" -- MEMORY_ONLY 24 8 both-tiers
+
+# Refusals: one line each, Spark left alone, the job's results unchanged.
+for bad in dram=2 fast=yes mode=wide period=0ms oe=65; do
+  if wanted "bad-option-$bad"; then
+    refuses_in_one_line "$OUT/logs/bad-option-$bad.log" "agent option '$bad'" \
+      "$JDK/bin/java" -javaagent:"$AGENT=$bad" -version
+    result "bad-option-$bad" $? "$OUT/logs/bad-option-$bad.log"
+  fi
+done
+check beside-teraheap 0 "the hybrid cache and TeraHeap would take the same blocks" \
+  -XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath="${TMPDIR:-/tmp}" -javaagent:"$AGENT" \
+  -- MEMORY_ONLY 4 1 untiered
+if [ -e build/spark-3.4.4/spark-classpath.txt ]; then
+  SPARK_CP=$(cat build/spark-3.4.4/spark-classpath.txt) \
+    check unknown-spark 0 "Spark 3.4.4 is not a release this jar knows" -javaagent:"$AGENT" -- MEMORY_ONLY 4 1 untiered
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

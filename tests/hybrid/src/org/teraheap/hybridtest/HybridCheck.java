@@ -1,0 +1,139 @@
+package org.teraheap.hybridtest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.teraheap.hybrid.HybridStore;
+
+/**
+ * One scenario of the hybrid cache on unmodified Spark, in local mode: an RDD of known content
+ * cached at a storage level and read several times. Prints "PASS what" or "FAIL what" per
+ * assertion and exits 1 on any failure.
+ *
+ * <pre>HybridCheck LEVEL PARTITIONS MB_PER_PARTITION [expect...]</pre>
+ * expect: {@code both-tiers} (blocks were in DRAM and in NVM), {@code async} (at least 90% of
+ * the migrations asynchronous), {@code sync} (migrations, the larger share synchronous),
+ * {@code untiered} (the agent is not in the way: no tier figures), {@code oe} (opportunistic
+ * eviction wrote blocks ahead, evictions of those skipped their write, none was written twice),
+ * {@code two-rdds} (the partitions split over two RDDs read in turn: Spark evicts a block only
+ * for another RDD's).
+ */
+public final class HybridCheck {
+    private static final int LONGS_PER_RECORD = 16;
+    private static boolean failed;
+
+    private HybridCheck() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        StorageLevel level = StorageLevel.fromString(args[0]);
+        int partitions = Integer.parseInt(args[1]);
+        int mbPerPartition = Integer.parseInt(args[2]);
+        List<String> expect = new ArrayList<>();
+        for (int i = 3; i < args.length; i++) {
+            expect.add(args[i]);
+        }
+        // Records of 16 longs: about 150 bytes each on the heap.
+        int records = mbPerPartition * (1 << 20) / 150;
+        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("hybrid-check")
+            .set("spark.ui.enabled", "false")
+            .set("spark.memory.fraction", System.getProperty("memoryFraction", "0.6"));
+        long expected = expectedSum(partitions, records);
+        try (JavaSparkContext sc = new JavaSparkContext(conf)) {
+            int rddCount = expect.contains("two-rdds") ? 2 : 1;
+            List<JavaRDD<long[]>> rdds = new ArrayList<>();
+            for (int k = 0; k < rddCount; k++) {
+                List<Integer> ids = new ArrayList<>();
+                for (int p = k; p < partitions; p += rddCount) {
+                    ids.add(p);
+                }
+                JavaRDD<long[]> data = sc.parallelize(ids, ids.size()).flatMap(p -> records(p, records).iterator());
+                rdds.add(data.persist(level));
+            }
+            for (int round = 0; round < 3; round++) {
+                long sum = 0;
+                for (JavaRDD<long[]> data : rdds) {
+                    sum += data.map(HybridCheck::digest).fold(0L, Long::sum);
+                }
+                check(sum == expected, "round " + round + " at " + args[0] + ": sum " + sum + " equals " + expected);
+            }
+            Map<String, Long> f = HybridStore.figures();
+            System.out.println("figures while cached: " + f);
+            if (expect.contains("untiered")) {
+                check(f.isEmpty() || f.get("blocks") == 0, "no block tiered: " + f);
+            }
+            if (expect.contains("both-tiers")) {
+                check(f.get("peak_dram_bytes") > 0 && f.get("peak_nvm_bytes") > 0,
+                      "blocks were in both tiers (peak DRAM " + f.get("peak_dram_bytes") + ", NVM " + f.get("peak_nvm_bytes") + ")");
+                check(f.get("dram_bytes") <= f.get("dram_share_bytes"),
+                      "DRAM holds no more than its share (" + f.get("dram_bytes") + " of " + f.get("dram_share_bytes") + ")");
+            }
+            long migrations = f.isEmpty() ? 0 : f.get("sync_blocks") + f.get("async_blocks");
+            if (expect.contains("async")) {
+                check(migrations > 0 && f.get("async_blocks") * 10 >= migrations * 9,
+                      "at least 90% of " + migrations + " migrations asynchronous (" + f.get("async_blocks") + ")");
+            }
+            if (expect.contains("sync")) {
+                check(migrations > 0 && f.get("sync_blocks") * 2 > migrations,
+                      "most of " + migrations + " migrations synchronous (" + f.get("sync_blocks") + ")");
+            }
+            if (expect.contains("oe")) {
+                check(f.get("oe_written_ahead_blocks") > 0, "blocks written to disk ahead: " + f.get("oe_written_ahead_blocks"));
+                check(f.get("oe_skipped_writes") > 0, "evictions that found their block on disk already: " + f.get("oe_skipped_writes"));
+                check(f.get("oe_double_writes") == 0, "no block written twice: " + f.get("oe_double_writes"));
+            }
+            for (JavaRDD<long[]> data : rdds) {
+                data.unpersist(true);
+            }
+            f = HybridStore.figures();
+            if (!f.isEmpty()) {
+                check(f.get("dram_bytes") == 0 && f.get("nvm_bytes") == 0 && f.get("blocks") == 0
+                      && f.get("dram_unroll_bytes") == 0 && f.get("nvm_unroll_bytes") == 0,
+                      "unpersist empties both tiers: " + f);
+            }
+        }
+        System.exit(failed ? 1 : 0);
+    }
+
+    private static List<long[]> records(int partition, int count) {
+        SplittableRandom random = new SplittableRandom(1234567L * (partition + 1));
+        List<long[]> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            long[] r = new long[LONGS_PER_RECORD];
+            for (int j = 0; j < r.length; j++) {
+                r[j] = random.nextLong();
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    private static long digest(long[] r) {
+        long h = 0;
+        for (long v : r) {
+            h = h * 31 + v;
+        }
+        return h;
+    }
+
+    private static long expectedSum(int partitions, int records) {
+        long sum = 0;
+        for (int p = 0; p < partitions; p++) {
+            for (long[] r : records(p, records)) {
+                sum += digest(r);
+            }
+        }
+        return sum;
+    }
+
+    private static void check(boolean ok, String what) {
+        System.out.println((ok ? "PASS " : "FAIL ") + what);
+        failed |= !ok;
+    }
+}
