@@ -6,7 +6,7 @@
 # asynchronous migrations is the paper's (flat) or not (layered); bad options, TeraHeap beside it
 # and an unknown Spark give one line. One line per check, "PASS name" or "FAIL name", then
 # "N passed, N failed".
-#   HYBRID_TEST_CHECKS="flat-memory-only bad-option"   runs only these checks
+#   HYBRID_TEST_CHECKS="flat-memory-only bad-option-dram=2"   runs only these checks
 set -uo pipefail
 source "$(dirname "$0")/../../benchmarks/common.sh"
 script_args 0 '' "$@"

@@ -13,7 +13,7 @@ final class EmulatedNvm {
     private static final long SPIN_NANOS = 1_000_000L;
 
     private final double bytesPerNano;
-    private long deviceFreeAt;   // System.nanoTime() at which the device's queue is empty
+    private long deviceFreeAt = System.nanoTime();   // when the device's queue is empty
     private long waitedNanos;
 
     EmulatedNvm(double bytesPerSecond) {
@@ -26,6 +26,9 @@ final class EmulatedNvm {
 
     /** Writes {@code bytes}: returns once the device has taken them. */
     void write(long bytes) {
+        if (bytes <= 0) {
+            return;
+        }
         long duration = (long) Math.ceil(bytes / bytesPerNano);
         long end;
         synchronized (this) {
@@ -42,13 +45,19 @@ final class EmulatedNvm {
         return waitedNanos;
     }
 
-    /** Waits until System.nanoTime() reaches {@code deadline}: parked for the bulk, spun for the end. */
+    /**
+     * Waits until System.nanoTime() reaches {@code deadline}: parked for the bulk, spun for the
+     * end. An interrupted thread (a task being killed) stops waiting, its interrupt kept.
+     */
     static void waitUntil(long deadline) {
         long left;
         while ((left = deadline - System.nanoTime()) > SPIN_NANOS) {
+            if (Thread.currentThread().isInterrupted()) {
+                return;
+            }
             LockSupport.parkNanos(left - SPIN_NANOS);
         }
-        while (System.nanoTime() - deadline < 0) {
+        while (System.nanoTime() - deadline < 0 && !Thread.currentThread().isInterrupted()) {
             // spin: Java 8 bytecode has no Thread.onSpinWait
         }
     }

@@ -53,6 +53,8 @@ public final class HybridStore {
         long bytes;
         /** Of {@code bytes}, what Spark has released to store the block: counted until it is stored. */
         long committing;
+        /** Bytes already written to NVM: unrolled in DRAM before DRAM had no more room. */
+        long writtenToNvm;
 
         Unroll(BlockId block, Tier tier) {
             this.block = block;
@@ -61,7 +63,10 @@ public final class HybridStore {
     }
 
     private static volatile HybridStore instance;
-    /** The block whose putIterator runs on this thread: its unroll memory's release is its storing. */
+    /**
+     * The block whose putIterator runs on this thread (the innermost: a block's values may read
+     * another block being put, a broadcast say): its unroll memory's release is its storing.
+     */
     private static final ThreadLocal<BlockId> PUTTING = new ThreadLocal<>();
 
     final HybridOptions options;
@@ -131,16 +136,23 @@ public final class HybridStore {
         });
     }
 
-    private synchronized void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries) {
+    private void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries) {
+        long pool = memoryManager.maxOnHeapStorageMemory();   // takes the manager's lock: before ours
+        synchronized (this) {
+            attach(memoryManager, entries, pool);
+        }
+    }
+
+    private void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries, long pool) {
         this.memoryManager = memoryManager;
         this.entries = entries;
-        dramShare = (long) (options.dram * memoryManager.maxOnHeapStorageMemory());
+        dramShare = (long) (options.dram * pool);
         blocks.clear();
         unrolls.clear();
         dramBlocks = nvmBlocks = dramUnroll = nvmUnroll = inFlight = 0;
         averageStage = -1;
         averageCount = averageBytes = 0;
-        counters.storeCreated(memoryManager.maxOnHeapStorageMemory(), dramShare);
+        counters.storeCreated(pool, dramShare);
     }
 
     /** Spark is about to reserve {@code bytes} of unroll memory for {@code block} (on-heap). */
@@ -159,14 +171,16 @@ public final class HybridStore {
         onStore(s -> s.release(bytes, putting));
     }
 
-    /** putIterator starts on this thread. */
-    public static void putting(BlockId block) {
+    /** putIterator starts on this thread; returns the block whose putIterator it runs within, if any. */
+    public static BlockId putting(BlockId block) {
+        BlockId outer = PUTTING.get();
         PUTTING.set(block);
+        return outer;
     }
 
     /** putIterator is done: {@code storedBytes} if the block is now in the store, else -1. */
-    public static void put(BlockId block, long storedBytes) {
-        PUTTING.remove();
+    public static void put(BlockId block, long storedBytes, BlockId outer) {
+        PUTTING.set(outer);
         onRddBlock(block, s -> s.store(block, storedBytes, false));
     }
 
@@ -296,8 +310,8 @@ public final class HybridStore {
     private synchronized void release(long bytes, BlockId putting) {
         long task = task();
         List<Unroll> held = unrolls.get(task);
-        if (held == null) {
-            return;
+        if (held == null || (putting != null && !putting.isRDD())) {
+            return;   // a block that is not tiered releases unroll memory that was never counted
         }
         Unroll current = putting == null ? null : unroll(task, putting);
         if (current != null && bytes == current.bytes - current.committing) {
@@ -335,12 +349,14 @@ public final class HybridStore {
     private void store(BlockId block, long storedBytes, boolean whole) {
         long task = task();
         Tier tier;
+        long written;
         synchronized (this) {
             Unroll u = unroll(task, block);
             if (u == null) {
                 return;
             }
             tier = u.tier;
+            written = u.writtenToNvm;
             long committed = whole ? u.bytes : u.committing;
             u.bytes -= committed;
             u.committing = 0;
@@ -351,7 +367,7 @@ public final class HybridStore {
             }
             add(block, storedBytes, tier);
         }
-        placed(tier, storedBytes);
+        placed(tier, storedBytes, written);
     }
 
     private void add(BlockId block, long bytes, Tier tier) {
@@ -372,11 +388,14 @@ public final class HybridStore {
         counters.tiersNow(dramBlocks, nvmBlocks);
     }
 
-    /** A block just stored in NVM was written there as it unrolled: the task pays the write. */
-    private void placed(Tier tier, long bytes) {
+    /**
+     * A block just stored in NVM was written there as it unrolled: the task pays the write, less
+     * what it wrote when its unroll left DRAM.
+     */
+    private void placed(Tier tier, long bytes, long alreadyWritten) {
         counters.placed(tier, bytes);
         if (tier == Tier.NVM) {
-            nvm.write(bytes);
+            nvm.write(bytes - alreadyWritten);
         }
     }
 
@@ -414,6 +433,8 @@ public final class HybridStore {
      * one at a time until DRAM's count fits its share. False if nothing is left to move.
      */
     private boolean makeRoom() {
+        // Waits for asynchronous migrations at most this long: past it, the block unrolls in NVM.
+        long giveUp = System.nanoTime() + 5_000_000_000L;
         synchronized (memoryManager) {
             while (true) {
                 BlockId victim;
@@ -425,7 +446,7 @@ public final class HybridStore {
                 List<BlockId> chosen = leastRecentlyUsedInDram(1);
                 if (chosen.isEmpty()) {
                     synchronized (this) {
-                        if (inFlight == 0) {
+                        if (inFlight == 0 || System.nanoTime() - giveUp > 0) {
                             return false;
                         }
                         try {
@@ -456,9 +477,9 @@ public final class HybridStore {
             u.tier = Tier.NVM;
             count(Tier.NVM, u.bytes);
             bytes = u.bytes - u.committing;
+            u.writtenToNvm += bytes;
         }
-        nvm.write(bytes);
-        counters.migrated(bytes, false);
+        nvm.write(bytes);   // placed, not migrated: the block was never stored in DRAM
     }
 
     /**
@@ -486,6 +507,16 @@ public final class HybridStore {
             }
         }
         return chosen;
+    }
+
+    /** A block chosen for migration that will not be migrated after all: it stays in DRAM. */
+    synchronized void notMigrated(BlockId id) {
+        Block b = blocks.get(id);
+        if (b != null && b.migrating) {
+            b.migrating = false;
+            inFlight -= b.bytes;
+        }
+        notifyAll();
     }
 
     /** The size of a block chosen for migration; 0 if it was removed since. */

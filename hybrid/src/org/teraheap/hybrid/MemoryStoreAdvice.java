@@ -69,17 +69,15 @@ final class MemoryStoreAdvice {
     /** {@code putIterator(blockId, values, classTag, mode, holder)}: a block unrolled, stored or not. */
     static final class PutIterator {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.Argument(0) BlockId block, @Advice.Argument(3) MemoryMode mode) {
-            if (mode == MemoryMode.ON_HEAP) {
-                HybridStore.putting(block);
-            }
+        static BlockId enter(@Advice.Argument(0) BlockId block, @Advice.Argument(3) MemoryMode mode) {
+            return mode == MemoryMode.ON_HEAP ? HybridStore.putting(block) : null;
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Argument(0) BlockId block, @Advice.Argument(3) MemoryMode mode,
-                         @Advice.Return Either<?, ?> result) {
+                         @Advice.Return Either<?, ?> result, @Advice.Enter BlockId outer) {
             if (mode == MemoryMode.ON_HEAP) {
-                HybridStore.put(block, result instanceof Right ? (Long) ((Right<?, ?>) result).value() : -1L);
+                HybridStore.put(block, result instanceof Right ? (Long) ((Right<?, ?>) result).value() : -1L, outer);
             }
         }
     }

@@ -58,12 +58,24 @@ final class MigrationMonitor {
                 return;
             }
             List<BlockId> chosen = store.leastRecentlyUsedInDram(target);
-            for (BlockId id : chosen) {
+            for (int i = 0; i < chosen.size(); i++) {
+                BlockId id = chosen.get(i);
                 long bytes = store.migratingBytes(id);
-                migrations.execute(() -> {
-                    store.nvm.write(bytes);
-                    store.migrated(id, true);
-                });
+                try {
+                    migrations.execute(() -> {
+                        try {
+                            store.nvm.write(bytes);
+                        } finally {
+                            store.migrated(id, true);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    // No thread to write them: they stay in DRAM, no longer in flight.
+                    for (BlockId left : chosen.subList(i, chosen.size())) {
+                        store.notMigrated(left);
+                    }
+                    throw e;
+                }
             }
         } catch (RuntimeException | Error e) {
             HybridAgent.reportOnce("the migration monitor failed (" + e + "): blocks stay where they are");

@@ -2,7 +2,6 @@ package org.teraheap.hybrid;
 
 import java.io.OutputStream;
 import java.lang.reflect.Array;
-import java.util.AbstractMap;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
@@ -20,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.spark.memory.MemoryManager;
+import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockInfo;
@@ -42,7 +42,8 @@ import scala.runtime.BoxedUnit;
  * The queue is bounded: when it is full the monitor stops choosing until the writer catches up.
  *
  * <p>A block is written under a read lock, so Spark neither evicts nor removes it meanwhile; its
- * values are read from the entry found when it was chosen, without touching the LRU order.
+ * values are read from the entry found when it was chosen (if the block is still the one chosen),
+ * without touching the LRU order. Only on-heap blocks whose level keeps them on disk are chosen.
  */
 final class OpportunisticEviction {
     private static final int QUEUE = 8;
@@ -57,6 +58,21 @@ final class OpportunisticEviction {
     /** Blocks written ahead and still in memory. */
     private final Set<BlockId> written = ConcurrentHashMap.newKeySet();
     private final Set<BlockId> queued = ConcurrentHashMap.newKeySet();
+    /** Blocks found on disk already (read back from it and cached again): nothing to write. */
+    private final Set<BlockId> onDisk = ConcurrentHashMap.newKeySet();
+
+    /** A block chosen to be written ahead: its entry and block info when chosen. */
+    private static final class Candidate {
+        final BlockId id;
+        final Object entry;
+        final BlockInfo info;
+
+        Candidate(BlockId id, Object entry, BlockInfo info) {
+            this.id = id;
+            this.entry = entry;
+            this.info = info;
+        }
+    }
 
     private volatile MemoryManager memoryManager;
     private volatile LinkedHashMap<BlockId, ?> entries;
@@ -93,6 +109,7 @@ final class OpportunisticEviction {
         this.blockManager = blockManager;
         written.clear();
         queued.clear();
+        onDisk.clear();
     }
 
     /** Spark's eviction freed {@code bytes} for one request. */
@@ -123,6 +140,7 @@ final class OpportunisticEviction {
     /** The block left memory and disk or memory alone: it is no longer written ahead. */
     void removed(BlockId block) {
         written.remove(block);
+        onDisk.remove(block);
     }
 
     private void check() {
@@ -139,13 +157,16 @@ final class OpportunisticEviction {
             if (window == 0 || free >= window) {
                 return;
             }
-            for (Map.Entry<BlockId, Object> chosen : leastRecentlyUsed(window)) {
-                BlockId id = chosen.getKey();
+            for (Candidate chosen : leastRecentlyUsed(window)) {
+                BlockId id = chosen.id;
                 queued.add(id);
                 try {
                     writer.execute(() -> {
                         try {
-                            writeAhead(id, chosen.getValue());
+                            writeAhead(chosen);
+                        } catch (RuntimeException e) {
+                            HybridAgent.reportOnce("could not write " + id + " to disk ahead (" + e
+                                + "): Spark writes it at eviction, as usual");
                         } finally {
                             queued.remove(id);
                         }
@@ -160,9 +181,12 @@ final class OpportunisticEviction {
         }
     }
 
-    /** RDD blocks, least recently used first, not written ahead nor queued, up to {@code bytes}. */
-    private List<Map.Entry<BlockId, Object>> leastRecentlyUsed(long bytes) {
-        List<Map.Entry<BlockId, Object>> chosen = new ArrayList<>();
+    /**
+     * On-heap RDD blocks whose level keeps them on disk, least recently used first, not written
+     * ahead, queued or on disk already, up to {@code bytes}.
+     */
+    private List<Candidate> leastRecentlyUsed(long bytes) {
+        List<Candidate> chosen = new ArrayList<>();
         LinkedHashMap<BlockId, ?> lru = entries;
         long total = 0;
         synchronized (lru) {
@@ -171,13 +195,25 @@ final class OpportunisticEviction {
                     break;
                 }
                 BlockId id = e.getKey();
-                if (id.isRDD() && !written.contains(id) && !queued.contains(id)) {
-                    chosen.add(new AbstractMap.SimpleImmutableEntry<>(id, (Object) e.getValue()));
+                if (!id.isRDD() || written.contains(id) || queued.contains(id) || onDisk.contains(id)
+                        || !onHeap(e.getValue())) {
+                    continue;
+                }
+                Option<BlockInfo> info = blockInfo.get(id);
+                if (info.isDefined() && info.get().level().useDisk()) {
+                    chosen.add(new Candidate(id, e.getValue(), info.get()));
                     total += size(e.getValue());
                 }
             }
         }
         return chosen;
+    }
+
+    private static boolean onHeap(Object entry) {
+        if (entry instanceof DeserializedMemoryEntry) {
+            return ((DeserializedMemoryEntry<?>) entry).memoryMode() == MemoryMode.ON_HEAP;
+        }
+        return entry instanceof SerializedMemoryEntry && ((SerializedMemoryEntry<?>) entry).memoryMode() == MemoryMode.ON_HEAP;
     }
 
     private static long size(Object entry) {
@@ -189,19 +225,21 @@ final class OpportunisticEviction {
 
     /** Writes the block to disk as Spark's eviction would, under a read lock, if it is still cached to go there. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private void writeAhead(BlockId id, Object entry) {
+    private void writeAhead(Candidate chosen) {
+        BlockId id = chosen.id;
+        Object entry = chosen.entry;
         Option<BlockInfo> locked = blockInfo.lockForReading(id, false);
         if (locked.isEmpty()) {
             return;   // being written or removed: not ours to touch
         }
         try {
             BlockInfo info = locked.get();
-            DiskStore disk = blockManager.diskStore();
-            boolean cached;
-            synchronized (entries) {
-                cached = entries.containsKey(id);   // containsKey leaves the LRU order alone
+            if (info != chosen.info) {
+                return;   // removed and cached again since it was chosen: its entry is another
             }
-            if (!info.level().useDisk() || disk.contains(id) || !cached) {
+            DiskStore disk = blockManager.diskStore();
+            if (disk.contains(id)) {
+                onDisk.add(id);
                 return;
             }
             if (entry instanceof DeserializedMemoryEntry) {
