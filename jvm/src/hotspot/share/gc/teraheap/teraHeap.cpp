@@ -192,6 +192,32 @@ void TeraHeap::stress_move(TeraHeapMover* mover) {
   }
 }
 
+// One event per label moved: a label's groups are spread over the list.
+static void report_moves(GrowableArray<TeraHeapMoveTask::Group>* groups, uint workers,
+                         const Ticks& start, const Ticks& end) {
+  if (!TeraHeapEvents::moves_wanted()) {
+    return;
+  }
+  GrowableArray<TeraHeapMoveTask::Group> moved;
+  for (int i = 0; i < groups->length(); i++) {
+    if (groups->at(i).objects > 0) {
+      moved.append(groups->at(i));
+    }
+  }
+  moved.sort([](TeraHeapMoveTask::Group* a, TeraHeapMoveTask::Group* b) {
+    return a->label < b->label ? -1 : (a->label > b->label ? 1 : 0);
+  });
+  for (int a = 0, b; a < moved.length(); a = b) {
+    size_t objects = 0;
+    size_t words = 0;
+    for (b = a; b < moved.length() && moved.at(b).label == moved.at(a).label; b++) {
+      objects += moved.at(b).objects;
+      words += moved.at(b).words;
+    }
+    TeraHeapEvents::moved(moved.at(a).label, words * HeapWordSize, objects, workers, start, end);
+  }
+}
+
 void TeraHeap::collect() {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
@@ -229,7 +255,7 @@ void TeraHeap::collect() {
   size_t objects = task.objects_moved();
   size_t too_large = task.too_large();
   uint movers = task.workers_moving();
-  TeraHeapEvents::moved(&groups, movers, move_start, Ticks::now());
+  report_moves(&groups, movers, move_start, Ticks::now());
   // A hint is used up by the GC that moves its group; one that could not stays.
   GrowableArray<jlong> unmoved;
   for (int i = 0; i < groups.length(); i++) {

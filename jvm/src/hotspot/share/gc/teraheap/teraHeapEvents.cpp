@@ -14,39 +14,27 @@
 
 volatile size_t TeraHeapEvents::_card_faults = 0;
 
-void TeraHeapEvents::moved(const GrowableArray<TeraHeapMoveTask::Group>* groups, uint workers,
+bool TeraHeapEvents::moves_wanted() {
+#if INCLUDE_JFR
+  return EventTeraHeapMove::is_enabled();
+#else
+  return false;
+#endif
+}
+
+void TeraHeapEvents::moved(jlong label, size_t bytes, size_t objects, uint workers,
                            const Ticks& start, const Ticks& end) {
 #if INCLUDE_JFR
-  if (!EventTeraHeapMove::is_enabled()) {
-    return;   // spares the pass over the groups
-  }
-  GrowableArray<TeraHeapMoveTask::Group> moved;
-  for (int i = 0; i < groups->length(); i++) {
-    if (groups->at(i).objects > 0) {
-      moved.append(groups->at(i));
-    }
-  }
-  moved.sort([](TeraHeapMoveTask::Group* a, TeraHeapMoveTask::Group* b) {
-    return a->label < b->label ? -1 : (a->label > b->label ? 1 : 0);
-  });
-  for (int a = 0, b; a < moved.length(); a = b) {
-    size_t objects = 0;
-    size_t words = 0;
-    for (b = a; b < moved.length() && moved.at(b).label == moved.at(a).label; b++) {
-      objects += moved.at(b).objects;
-      words += moved.at(b).words;
-    }
-    EventTeraHeapMove e(UNTIMED);
-    if (e.should_commit()) {
-      e.set_starttime(start);
-      e.set_endtime(end);
-      e.set_gcId(GCId::current());
-      e.set_label(moved.at(a).label);
-      e.set_bytes(words * HeapWordSize);
-      e.set_objects(objects);
-      e.set_workers(workers);
-      e.commit();
-    }
+  EventTeraHeapMove e(UNTIMED);
+  if (e.should_commit()) {
+    e.set_starttime(start);
+    e.set_endtime(end);
+    e.set_gcId(GCId::current());
+    e.set_label(label);
+    e.set_bytes(bytes);
+    e.set_objects(objects);
+    e.set_workers(workers);
+    e.commit();
   }
 #endif
 }

@@ -7,10 +7,8 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPEVENTS_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPEVENTS_HPP
 
-#include "gc/teraheap/teraHeapMoveTask.hpp"
 #include "memory/allStatic.hpp"
 #include "utilities/globalDefinitions.hpp"
-#include "utilities/growableArray.hpp"
 #include "utilities/ticks.hpp"
 
 // What TeraHeap did, as JFR events (jdk.TeraHeap*, metadata.xml): each call
@@ -19,9 +17,10 @@
 class TeraHeapEvents : AllStatic {
   static volatile size_t _card_faults;   // card pages brought in since the last report
 public:
-  // The groups a full GC's move phase [start, end) moved: one event per label,
-  // whose groups may be anywhere in the list.
-  static void moved(const GrowableArray<TeraHeapMoveTask::Group>* groups, uint workers,
+  // Whether a recording wants moved(): collecting its figures costs a pass over the groups.
+  static bool moves_wanted();
+  // One label's groups moved in a full GC's move phase [start, end).
+  static void moved(jlong label, size_t bytes, size_t objects, uint workers,
                     const Ticks& start, const Ticks& end);
   static void regions_freed(size_t regions, size_t bytes, size_t regions_in_use, size_t used_bytes);
   static void h2_full(size_t capacity, size_t used_bytes, bool file_system_full);
