@@ -100,10 +100,6 @@ public final class HybridStore {
         return instance;
     }
 
-    static HybridStore get() {
-        return instance;
-    }
-
     // ---- Spark's memory store, as the advice reports it ----
 
     /** A memory store was built: its pool, before any task runs, is the total of both tiers. */
@@ -139,19 +135,15 @@ public final class HybridStore {
     private void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries) {
         long pool = memoryManager.maxOnHeapStorageMemory();   // takes the manager's lock: before ours
         synchronized (this) {
-            attach(memoryManager, entries, pool);
+            this.memoryManager = memoryManager;
+            this.entries = entries;
+            dramShare = (long) (options.dram * pool);
+            blocks.clear();
+            unrolls.clear();
+            dramBlocks = nvmBlocks = dramUnroll = nvmUnroll = inFlight = 0;
+            averageStage = -1;
+            averageCount = averageBytes = 0;
         }
-    }
-
-    private void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries, long pool) {
-        this.memoryManager = memoryManager;
-        this.entries = entries;
-        dramShare = (long) (options.dram * pool);
-        blocks.clear();
-        unrolls.clear();
-        dramBlocks = nvmBlocks = dramUnroll = nvmUnroll = inFlight = 0;
-        averageStage = -1;
-        averageCount = averageBytes = 0;
         counters.storeCreated(pool, dramShare);
     }
 
@@ -584,9 +576,5 @@ public final class HybridStore {
 
     synchronized long inFlight() {
         return inFlight;
-    }
-
-    synchronized long bytesIn(Tier tier) {
-        return tier == Tier.DRAM ? dramBlocks : nvmBlocks;
     }
 }
