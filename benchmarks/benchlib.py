@@ -271,12 +271,14 @@ def shown(value):
     return str(value)
 
 
-def add_options(parser, prefix="", about=None, unset=None, choices=None, required=(), **defaults):
+def add_options(parser, prefix="", about=None, unset=None, choices=None, required=(), many=(),
+                **defaults):
     """Adds the standard options named by defaults' keys (OPTIONS), each with its default.
     prefix names the suite in a script that drives two ("spark" gives --spark-heap); about
     replaces an option's standard text ({name: text}); unset says what an option whose default is
     None means when it is not given ({"cap": "uncapped"}), as --help states every default;
-    choices limits the values ({name: [...]}); required names options without a default."""
+    choices limits the values ({name: [...]}); required names options without a default; many
+    names options that take one value or more (a list)."""
     about, unset, choices = about or {}, unset or {}, choices or {}
     for name, default in defaults.items():
         spec = dict(OPTIONS[name])
@@ -288,6 +290,8 @@ def add_options(parser, prefix="", about=None, unset=None, choices=None, require
             said = f"default: {unset[name]}"   # a KeyError here: say what not giving it means
         else:
             said = f"default: {shown(default)}"
+        if name in many:
+            spec["nargs"] = "+"
         if name in choices:
             spec["choices"] = choices[name]
             text += f", of: {shown(choices[name])}"

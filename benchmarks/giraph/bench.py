@@ -3,9 +3,9 @@
 
   bench.py run WORKLOAD CONFIG --scale S --heap H [--cap C] [--graph F] [--csv F]
       one workload in one configuration; appends a row to the CSV (default build/bench/giraph.csv)
-  bench.py suite [--workloads ...] [--configs ...] [--scale S] [--repeat N] --heap H --cap C [--mem-heap M]
-      every workload in every configuration, N times, in a shuffled order per repeat; then the
-      figure (plot) beside the CSV
+  bench.py suite [--workloads ...] [--configs ...] [--scale S] [--repeat N] --heap H [H ...] --cap C [--mem-heap M]
+      every workload in every configuration at every H, N times, in a shuffled order per repeat;
+      then the figure (plot) beside the CSV
   bench.py check F
       exits 1 unless, per workload and scale, every configuration gave the same checksum
   bench.py table F
@@ -22,6 +22,8 @@ Configurations, all on build/jdk with the Parallel collector, one worker, 2 comp
        spilling to a directory on the disk
   mem  Giraph in memory with a heap big enough (--mem-heap), for reference, uncapped
   th   TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-giraph.jar
+  thall  (not run by default) the agent as it was before 2026-11-29: the edges and every
+       superstep's messages advised to move, sweeps from 50% (its options moveAt=0,sweepAt=50)
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
 with a warning without it. Sizes take k/m/g suffixes.
 """
@@ -55,10 +57,14 @@ DEFAULT_CSV = BUILD / "bench" / "giraph.csv"
 
 WORKLOADS = ["pr", "cdlp", "wcc", "bfs", "sssp"]
 CONFIGS = ["ooc", "mem", "th"]
-CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "th": "TeraHeap"}
+EXTRA_CONFIGS = ["thall"]
+ALL_CONFIGS = CONFIGS + EXTRA_CONFIGS
+TERAHEAP = ("th", "thall")
+CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "th": "TeraHeap",
+                "thall": "TeraHeap, always moved"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
           "shutdown_s", "job_s", "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb",
-          "major_faults", "checksum", "log"]
+          "major_faults", "checksum", "log", "agent_options"]
 # The same partitioning in every configuration: Giraph's out-of-core mode moves whole partitions,
 # and one worker would otherwise get a single one.
 GIRAPH_OPTIONS = ["giraph.userPartitionCount=32"]
@@ -87,11 +93,14 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
                     f"giraph.partitionsDirectory={run_dir}/ooc"]
     elif args.config == "mem":
         cmd += [f"-Xmx{mb(mem_heap)}m"]
-    elif args.config == "th":
+    elif args.config in TERAHEAP:
+        options = ["moveAt=0", "sweepAt=50"] if args.config == "thall" else []
+        options += [args.agent_options] if args.agent_options else []
+        agent = f"-javaagent:{AGENT}" + ("=" + ",".join(options) if options else "")
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
-                f"-XX:TeraHeapPath={args.h2_dir or run_dir}", f"-javaagent:{AGENT}"]
+                f"-XX:TeraHeapPath={args.h2_dir or run_dir}", agent]
     else:
-        die(f"unknown configuration '{args.config}': use one of {', '.join(CONFIGS)}")
+        die(f"unknown configuration '{args.config}': use one of {', '.join(ALL_CONFIGS)}")
     cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags",
             "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
             "org.teraheap.bench.giraph.GiraphBench", args.workload, "--graph", str(graph),
@@ -134,12 +143,13 @@ def run(args):
     job = wall - shutdown
     row = {"time": stamp, "workload": args.workload, "config": args.config, "scale": args.scale,
            "heap_mb": mb(mem_heap if args.config == "mem" else heap), "cap_mb": mb(cap),
-           "h2_mb": mb(h2) if args.config == "th" else 0, "status": status,
+           "h2_mb": mb(h2) if args.config in TERAHEAP else 0, "status": status,
            "wall_s": f"{wall:.3f}", "shutdown_s": f"{shutdown:.3f}", "job_s": f"{job:.3f}",
            "other_s": f"{job - minor - major:.3f}",
            "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
            "h2_moved_mb": f"{moved / 2**20:.1f}", "peak_mb": mb(peak), "major_faults": faults,
-           "checksum": result.get("checksum", ""), "log": str(log.relative_to(REPO))}
+           "checksum": result.get("checksum", ""), "log": str(log.relative_to(REPO)),
+           "agent_options": args.agent_options or "" if args.config in TERAHEAP else ""}
     csv_file = Path(args.csv)
     csv_file.parent.mkdir(parents=True, exist_ok=True)
     new = not csv_file.exists() or csv_file.stat().st_size == 0
@@ -176,17 +186,19 @@ def check(args):
 
 def suite(args):
     graph_file(args.scale, args.graph)   # generated once, outside the timed runs
-    runs = [(w, c) for w in args.workloads for c in args.configs]
+    # The uncapped in-memory reference does not depend on H: it runs once per repeat.
+    runs = [(w, c, h) for w in args.workloads for c in args.configs
+            for h in (args.heap if c != "mem" else args.heap[:1])]
     ok = True
     for repeat in range(args.repeat):
         random.Random(repeat).shuffle(runs)
         print(f"repeat {repeat + 1} of {args.repeat}", flush=True)
-        for workload, config in runs:
+        for workload, config, heap in runs:
             run_args = argparse.Namespace(**vars(args))
-            run_args.workload, run_args.config = workload, config
+            run_args.workload, run_args.config, run_args.heap = workload, config, heap
             ok = run(run_args) and ok
-    plot(argparse.Namespace(csv=args.csv, heap=args.heap,
-                            out=str(Path(args.csv).resolve().parent)))
+    for heap in args.heap:
+        plot(argparse.Namespace(csv=args.csv, heap=heap, out=str(Path(args.csv).resolve().parent)))
     return ok
 
 
@@ -204,15 +216,16 @@ def plot(args):
     parts = [("other_s", "other", "#bbbbbb"), ("minor_gc_s", "minor GC", "#56b4e9"),
              ("major_gc_s", "major GC", "#d55e00")]
     fig, ax = plt.subplots(figsize=(1.9 * len(workloads) + 1.5, 3.6))
-    width = 0.8 / len(CONFIGS)
+    configs = [c for c in ALL_CONFIGS if any(r["config"] == c for r in rows)]
+    width = 0.8 / len(configs)
     for i, w in enumerate(workloads):
         ooc = [float(r["job_s"]) for r in rows if r["workload"] == w and r["config"] == "ooc"]
         base = statistics.median(ooc) if ooc else None
-        for j, config in enumerate(CONFIGS):
+        for j, config in enumerate(configs):
             rs = [r for r in rows if r["workload"] == w and r["config"] == config]
             if not rs or not base:
                 continue
-            x, y = i + (j - (len(CONFIGS) - 1) / 2) * width, 0.0
+            x, y = i + (j - (len(configs) - 1) / 2) * width, 0.0
             for key, name, color in parts:
                 h = statistics.median(float(r[key]) for r in rs) / base
                 ax.bar(x, h, width * 0.9, bottom=y, color=color,
@@ -232,10 +245,11 @@ def plot(args):
 
 def table(args):
     rows = [r for r in read_rows(args.csv)]
+    configs = [c for c in ALL_CONFIGS if any(r["config"] == c for r in rows)]
     print("| workload | scale | H (MB) | cap (MB) | "
-          + " | ".join(CONFIG_NAMES[c] for c in CONFIGS)
+          + " | ".join(CONFIG_NAMES[c] for c in configs)
           + " | Giraph-OOC / TeraHeap | TeraHeap: GC share | moved to H2 (MB) |")
-    print("| --- " * (len(CONFIGS) + 7) + "|")
+    print("| --- " * (len(configs) + 7) + "|")
     # One line per workload, scale and H; the uncapped in-memory reference goes on every line.
     keys = sorted({(r["workload"], r["scale"], r["heap_mb"]) for r in rows if r["config"] != "mem"},
                   key=lambda k: (WORKLOADS.index(k[0]) if k[0] in WORKLOADS else 99, k[1], int(k[2])))
@@ -243,7 +257,7 @@ def table(args):
         cells, medians = [], {}
         base = [r for r in rows if r["workload"] == workload and r["scale"] == scale
                 and (r["config"] == "mem" or r["heap_mb"] == heap)]
-        for c in CONFIGS:
+        for c in configs:
             rs = [r for r in base if r["config"] == c]
             ok = [float(r["job_s"]) for r in rs if r["status"] == "ok"]
             if ok:
@@ -265,24 +279,27 @@ def main():
     p = Parser(description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
 
-    def common(q):
+    def common(q, heap_about="H: the heap of ooc, and H1 of th", many=()):
         add_options(q, scale="1", heap=None, cap=None, h2=None, timeout=1800, csv=str(DEFAULT_CSV),
-                    required=("heap",), about={"heap": "H: the heap of ooc, and H1 of th"},
+                    required=("heap",), about={"heap": heap_about}, many=many,
                     unset={"cap": "uncapped", "h2": "4H, at least 2g"})
         q.add_argument("--graph", metavar="F",
                        help="a Graphalytics edge list instead of the generated graph (default: generated)")
         q.add_argument("--mem-heap", type=size, metavar="SIZE", help="the heap of mem (default: 4H)")
         q.add_argument("--h2-dir", metavar="DIR", help="where TeraHeap's H2 file goes (default: the run's directory)")
+        q.add_argument("--agent-options", metavar="O",
+                       help="options of teraheap-giraph.jar for th and thall, e.g. moveAt=70 (default: none)")
 
     q = sub.add_parser("run", help="one workload in one configuration", description=__doc__)
     q.add_argument("workload", choices=WORKLOADS, help="the workload")
-    q.add_argument("config", choices=CONFIGS, help="the configuration (listed above)")
+    q.add_argument("config", choices=ALL_CONFIGS, help="the configuration (listed above)")
     common(q)
     q = sub.add_parser("suite", help="every workload in every configuration, repeated; then the figure",
                        description=__doc__)
     add_options(q, workloads=WORKLOADS, configs=CONFIGS, repeat=3,
-                choices={"workloads": WORKLOADS, "configs": CONFIGS})
-    common(q)
+                choices={"workloads": WORKLOADS, "configs": ALL_CONFIGS})
+    common(q, "H: the heap of ooc, and H1 of th; several are swept, shuffled with the rest",
+           many=("heap",))
     for name, text in (("check", "exit 1 unless every configuration gave the same checksum"),
                        ("table", "the medians as a Markdown table")):
         add_csv_input(sub.add_parser(name, help=text, description=__doc__), "a CSV that run or suite wrote")

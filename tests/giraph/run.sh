@@ -2,7 +2,8 @@
 # usage: tests/giraph/run.sh
 # The Giraph tests: every workload of the Giraph suite on a small synthetic graph, with
 # teraheap-giraph.jar on unmodified Giraph 1.3.0, in five configurations:
-#   th         build/jdk, TeraHeap on, the agent (its verify option), a full GC before each superstep
+#   th         build/jdk, TeraHeap on, the agent (its verify option, and the edges and every
+#              superstep's messages advised to move), a full GC before each superstep
 #   th-verify  the same under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
 #   off        build/jdk with the agent, TeraHeap off
 #   stock      Debian's stock JVM with the agent
@@ -99,13 +100,41 @@ for w in ${GIRAPH_TEST_WORKLOADS:-pr cdlp wcc bfs sssp}; do
   "$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.Reference "$w" "$GRAPH" \
     "$OUT/results/$w-reference" >"$OUT/logs/reference-$w.log" 2>&1 \
     || { result "giraph-$w-reference" 1 "$OUT/logs/reference-$w.log" "the reference failed"; continue; }
-  run "$w" th "$JDK/bin/java" "${TH[@]}" -javaagent:"$AGENT"=verify
-  run "$w" th-verify "$JDK/bin/java" "${TH[@]}" "${VERIFY[@]}" -javaagent:"$AGENT"=verify
+  run "$w" th "$JDK/bin/java" "${TH[@]}" -javaagent:"$AGENT"=verify,moveAt=0
+  run "$w" th-verify "$JDK/bin/java" "${TH[@]}" "${VERIFY[@]}" -javaagent:"$AGENT"=verify,moveAt=0
   run "$w" off "$JDK/bin/java" -javaagent:"$AGENT"
   run "$w" stock "$STOCK_JDK/bin/java" -javaagent:"$AGENT"
   run "$w" ooc "$JDK/bin/java" -- --ca giraph.userPartitionCount=8 --ca giraph.useOutOfCoreGraph=true \
     --ca giraph.partitionsDirectory="$H2_DIR/ooc-$w"
 done
+# By default the edges and messages move only when the latest full GC left H1 at least 80% full:
+# here H1 holds them easily, so every superstep keeps them and nothing reaches H2.
+kept_in_h1() {
+  local name=giraph-pr-kept-in-h1 log=$OUT/logs/giraph-pr-kept-in-h1.log out=$OUT/results/pr-kept
+  local status reason=""
+  "$JDK/bin/java" -Xmx256m -XX:+UseParallelGC "${TH[@]}" -javaagent:"$AGENT"=verbose -cp "$CP" \
+    org.teraheap.bench.giraph.GiraphBench pr --graph "$GRAPH" --out "$out" --gc-each-superstep >"$log" 2>&1
+  status=$?
+  [ $status -eq 0 ] || reason="exit code $status"
+  if [ $status -eq 0 ]; then
+    "$STOCK_JDK/bin/java" -cp "$CP" org.teraheap.bench.giraph.Compare pr "$OUT/results/pr-reference" \
+      "$out" >>"$log" 2>&1 || { status=1; reason="results differ from the reference"; }
+  fi
+  if [ $status -eq 0 ]; then
+    if ! grep -qE 'superstep [0-9]+: [1-9][0-9]* message buffers .* kept in H1' "$log"; then
+      status=1; reason="no superstep said it kept its edges and messages in H1"
+    elif grep -q 'advised to move' "$log"; then
+      status=1; reason="edges or messages were advised to move though H1 held them"
+    elif grep -qE 'bytesMoved=[1-9]' "$log"; then
+      status=1; reason="something moved to H2 though H1 held it"
+    fi
+  fi
+  result "$name" "$status" "$log" "$reason"
+}
+if [[ " ${GIRAPH_TEST_WORKLOADS:-pr} " == *" pr "* ]] && [ -e "$OUT/results/pr-reference" ]; then
+  kept_in_h1
+fi
+
 # A graph whose edges, and then one superstep's messages, overfill H1 before the agent's usual
 # points tag them: 100,000 vertices, about a million undirected edges (32 MB of edge buffers),
 # bfs without a combiner under -Xmx72m. Giraph gathers the edges in its edge store until input

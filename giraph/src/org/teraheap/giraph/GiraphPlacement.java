@@ -10,15 +10,20 @@ import org.teraheap.TeraHeap;
  * What goes to H2 in a Giraph worker, and when: the papers' placement for Giraph.
  *
  * <ul>
- *   <li>Each vertex's out-edges, as the graph is loaded (label: the input superstep), advised to
- *       move at once: the graph is read for the whole job, and a graph larger than H1 must start
- *       moving before loading ends.</li>
+ *   <li>Each vertex's out-edges, as the graph is loaded (label: the input superstep): the graph
+ *       is read for the whole job, and a graph larger than H1 must start moving before loading
+ *       ends.</li>
  *   <li>The messages sent in superstep S, once complete, at the start of superstep S + 1 that
  *       reads them (label: S). When S + 1 has consumed them nothing refers to them, and their
  *       regions free at the next full collection.</li>
  *   <li>Vertices and their values, written every superstep, stay in H1.</li>
  * </ul>
- * A group moves at the next full collection; groups that no full collection meets never move.
+ * Both are tagged always, but advised to move only while H1 is under pressure: the latest full
+ * collection left the old generation at least {@link #moveAt} percent full. While H1 holds
+ * them, copying them to H2 and reading them back there costs more than keeping them (the edges
+ * are byte arrays, which the collector does not trace). Tagged, they still move if H1 fills past
+ * the JVM's high threshold. A group moves at the next full collection; groups that no full
+ * collection meets never move.
  *
  * <p>Labels carry the worker's generation (a JVM may run several jobs one after the other, as
  * Giraph's tests do), so that one job's regions never wait for another's.
@@ -46,19 +51,31 @@ public final class GiraphPlacement {
     private volatile boolean warnedFailure;
 
     private final PressureSweep pressureSweep;
+    private final H1Pressure h1Pressure;
+    /** The old generation's fill after a full collection from which groups move (0: always). */
+    private final int moveAt;
 
-    private GiraphPlacement(boolean verbose, boolean verify, int sweepPercent) {
+    private GiraphPlacement(boolean verbose, boolean verify, int sweepPercent, int moveAt) {
         this.verbose = verbose || verify;
         this.samples = verify ? new Samples() : null;
-        this.pressureSweep = PressureSweep.install(this, sweepPercent);
+        this.moveAt = moveAt;
+        this.pressureSweep = PressureSweep.create(this, sweepPercent);
+        this.h1Pressure = H1Pressure.install(pressureSweep::afterFullGc);
     }
 
     /**
      * Installs the placement. {@code sweepPercent}: the old generation's fill after a full
-     * collection from which edges still loading and messages still arriving are tagged (0: never).
+     * collection from which edges still loading and messages still arriving are tagged (0: never);
+     * {@code moveAt}: the fill from which the edges and a superstep's complete messages are
+     * advised to move (0: always).
      */
-    static void install(boolean verbose, boolean verify, int sweepPercent) {
-        instance = new GiraphPlacement(verbose, verify, sweepPercent);
+    static void install(boolean verbose, boolean verify, int sweepPercent, int moveAt) {
+        instance = new GiraphPlacement(verbose, verify, sweepPercent, moveAt);
+    }
+
+    /** H1 cannot be trusted to hold the tagged groups: they are advised to move. */
+    private boolean underPressure() {
+        return moveAt == 0 || h1Pressure.percent() >= moveAt;
     }
 
     /** The placement, or null before the agent installs it (TeraHeap off). Called by the advice. */
@@ -134,7 +151,7 @@ public final class GiraphPlacement {
                 if (samples != null) {
                     samples.offer(label, data);
                 }
-                if (edgesTagged.incrementAndGet() % READVISE_EVERY == 1) {
+                if (edgesTagged.incrementAndGet() % READVISE_EVERY == 1 && underPressure()) {
                     TeraHeap.move(label);
                 }
             });
@@ -164,7 +181,10 @@ public final class GiraphPlacement {
             if (samples != null) {
                 samples.report(superstep, label(g, -1), label(g, superstep - 2));
             }
-            TeraHeap.move(label(g, -1));   // edges still waiting (H2 was full) keep trying
+            boolean move = underPressure();
+            if (move) {
+                TeraHeap.move(label(g, -1));   // edges kept, or waiting for a full H2 to free
+            }
 
             Object store = Payloads.invoke(serverData, "getCurrentMessageStore");
             if (store == null || superstep <= 0) {
@@ -184,13 +204,14 @@ public final class GiraphPlacement {
                 log("message store %s is not one this agent knows: messages stay in H1",
                     store.getClass().getName());
             }
-            if (tagged[0] > 0) {
+            if (move && tagged[0] > 0) {
                 TeraHeap.move(label);
             }
             if (verbose) {
                 log("superstep %d: %d message buffers of superstep %d tagged (label %#x); %d edge"
-                    + " buffers tagged so far; H2 %s", superstep, tagged[0], superstep - 1, label,
-                    edgesTagged.get(), TeraHeap.stats());
+                    + " buffers tagged so far; %s (old generation %d%% full after the latest full"
+                    + " GC); H2 %s", superstep, tagged[0], superstep - 1, label, edgesTagged.get(),
+                    move ? "advised to move" : "kept in H1", h1Pressure.percent(), TeraHeap.stats());
             }
         } catch (Throwable e) {
             failed("tagging messages", e);

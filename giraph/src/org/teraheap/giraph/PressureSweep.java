@@ -1,8 +1,5 @@
 package org.teraheap.giraph;
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -12,12 +9,6 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
-
-import com.sun.management.GarbageCollectionNotificationInfo;
 import org.teraheap.TeraHeap;
 
 /**
@@ -38,9 +29,7 @@ import org.teraheap.TeraHeap;
  * for the edges, until the job ends; for messages, until the superstep that reads them is over.
  * Data that fits in H1 is never swept.
  */
-final class PressureSweep implements NotificationListener {
-    private static final String MAJOR_GC = "end of major GC";
-
+final class PressureSweep {
     private final GiraphPlacement placement;
     private final int occupancyPercent;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -56,17 +45,9 @@ final class PressureSweep implements NotificationListener {
         this.occupancyPercent = occupancyPercent;
     }
 
-    /** Listens to this JVM's collectors; a percent of 0 turns sweeping off. */
-    static PressureSweep install(GiraphPlacement placement, int occupancyPercent) {
-        PressureSweep sweep = new PressureSweep(placement, occupancyPercent);
-        if (occupancyPercent > 0) {
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                if (gc instanceof NotificationEmitter) {
-                    ((NotificationEmitter) gc).addNotificationListener(sweep, null, null);
-                }
-            }
-        }
-        return sweep;
+    /** A percent of 0 turns sweeping off. */
+    static PressureSweep create(GiraphPlacement placement, int occupancyPercent) {
+        return new PressureSweep(placement, occupancyPercent);
     }
 
     /** A worker loads its graph; the edges join the group {@code edgesLabel}. */
@@ -90,40 +71,21 @@ final class PressureSweep implements NotificationListener {
         this.serverData = new WeakReference<>(worker);
     }
 
-    @Override
-    public void handleNotification(Notification notification, Object handback) {
-        if (serverData.get() == null || (loading && edgeStoreUnknown)
-                || !GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+    /** A full collection left the old generation {@code percent} full. */
+    void afterFullGc(int percent) {
+        if (occupancyPercent == 0 || percent < occupancyPercent || serverData.get() == null
+                || (loading && edgeStoreUnknown) || !running.compareAndSet(false, true)) {
             return;
         }
-        GarbageCollectionNotificationInfo info =
-            GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-        if (!MAJOR_GC.equals(info.getGcAction())) {
-            return;
-        }
-        int percent = oldGenPercent(info.getGcInfo().getMemoryUsageAfterGc());
-        if (percent >= occupancyPercent && running.compareAndSet(false, true)) {
-            Thread thread = new Thread(() -> {
-                try {
-                    sweep(percent);
-                } finally {
-                    running.set(false);
-                }
-            }, "teraheap-giraph-sweep");
-            thread.setDaemon(true);
-            thread.start();
-        }
-    }
-
-    /** The old generation's use after the collection, as a percent of its maximum; -1 if unknown. */
-    private static int oldGenPercent(Map<String, MemoryUsage> afterGc) {
-        for (Map.Entry<String, MemoryUsage> pool : afterGc.entrySet()) {
-            MemoryUsage usage = pool.getValue();
-            if (pool.getKey().contains("Old Gen") && usage.getMax() > 0) {
-                return (int) (100 * usage.getUsed() / usage.getMax());
+        Thread thread = new Thread(() -> {
+            try {
+                sweep(percent);
+            } finally {
+                running.set(false);
             }
-        }
-        return -1;
+        }, "teraheap-giraph-sweep");
+        thread.setDaemon(true);
+        thread.start();
     }
 
     private void sweep(int percent) {

@@ -35,8 +35,10 @@ import org.teraheap.TeraHeap;
  *
  * <p>Agent options, comma separated after {@code =}: {@code verbose} (one line per superstep on
  * standard error), {@code verify} (also checks samples of the tagged objects for having reached
- * H2; for tests) and {@code sweepAt=<percent>} (the old generation's fill after a full GC from
- * which edges still loading and messages still arriving are tagged; default 50, 0 never).
+ * H2; for tests), {@code sweepAt=<percent>} (the old generation's fill after a full GC from
+ * which edges still loading and messages still arriving are tagged; default 80, 0 never) and
+ * {@code moveAt=<percent>} (the fill from which the edges and a superstep's complete messages are
+ * advised to move; default 80, 0 always).
  */
 public final class TeraHeapGiraphAgent {
     private static final String VERTEX = "org.apache.giraph.graph.DefaultVertex";
@@ -45,7 +47,10 @@ public final class TeraHeapGiraphAgent {
 
     private static final String SWEEP_AT = "sweepAt=";
     /** The old generation's fill after a full GC from which data still gathering is tagged. */
-    private static final int DEFAULT_SWEEP_AT = 50;
+    private static final int DEFAULT_SWEEP_AT = 80;
+    private static final String MOVE_AT = "moveAt=";
+    /** The old generation's fill after a full GC from which edges and messages move to H2. */
+    private static final int DEFAULT_MOVE_AT = 80;
 
     private TeraHeapGiraphAgent() {
     }
@@ -61,6 +66,7 @@ public final class TeraHeapGiraphAgent {
         boolean verbose = false;
         boolean verify = false;
         int sweepAt = DEFAULT_SWEEP_AT;
+        int moveAt = DEFAULT_MOVE_AT;
         try {
             if (options != null && !options.isEmpty()) {
                 for (String option : options.split(",")) {
@@ -69,10 +75,13 @@ public final class TeraHeapGiraphAgent {
                     } else if (option.equals("verify")) {
                         verify = true;
                     } else if (option.startsWith(SWEEP_AT)) {
-                        sweepAt = percent(option.substring(SWEEP_AT.length()));
+                        sweepAt = percent(option, SWEEP_AT, "never sweep");
+                    } else if (option.startsWith(MOVE_AT)) {
+                        moveAt = percent(option, MOVE_AT, "always move them");
                     } else {
                         throw new IllegalArgumentException("teraheap-giraph: unknown agent option '"
-                            + option + "'; the options are verbose, verify and sweepAt=<percent>");
+                            + option + "'; the options are verbose, verify, sweepAt=<percent> and"
+                            + " moveAt=<percent>");
                     }
                 }
             }
@@ -82,7 +91,7 @@ public final class TeraHeapGiraphAgent {
             System.exit(1);
             return;
         }
-        GiraphPlacement.install(verbose, verify, sweepAt);
+        GiraphPlacement.install(verbose, verify, sweepAt, moveAt);
         GiraphPlacement.log("edges and messages go to H2 (%d MB)",
             TeraHeap.stats().capacityBytes() >> 20);
 
@@ -107,7 +116,9 @@ public final class TeraHeapGiraphAgent {
             .installOn(instrumentation);
     }
 
-    private static int percent(String value) {
+    /** The percent after {@code name} in {@code option}; {@code zero} says what 0 means. */
+    private static int percent(String option, String name, String zero) {
+        String value = option.substring(name.length());
         try {
             int percent = Integer.parseInt(value);
             if (percent >= 0 && percent <= 100) {
@@ -116,8 +127,8 @@ public final class TeraHeapGiraphAgent {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("teraheap-giraph: sweepAt=" + value
-            + " is not a percent; give 0 (never sweep) to 100");
+        throw new IllegalArgumentException("teraheap-giraph: " + option + " is not a percent; give 0 ("
+            + zero + ") to 100");
     }
 
     /** Weaves {@code advice} into the one method of {@code type} that {@code method} names. */
