@@ -30,7 +30,7 @@ ln -sfn "$PRISTINE" build/openjdk
 
 SPARK4=$(sed -n 's/^SPARK4_VERSION := //p' Makefile)
 SPARK4_CHECKS="h2-memory-and-disk h2-memory-only h2-dataframe h2-metrics spill-teraheap-off h2-handback
-               h2-reenter-from-disk budget-full spark-submit standalone-cluster-replicated"
+               h2-reenter-from-disk budget-full adopt-evicted spark-submit standalone-cluster-replicated"
 
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/jtreg)

@@ -159,7 +159,7 @@ def run(args):
             w.writeheader()
         w.writerow(row)
     shutil.rmtree(run_dir, ignore_errors=True)
-    print(f"{args.workload:5} {CONFIG_NAMES[args.config]:16} scale {args.scale}: {status}, "
+    print(f"{args.workload:5} {CONFIG_NAMES[args.config]:16} scale {args.scale}, H {mb(heap)} MB: {status}, "
           f"{row['job_s']} s without shutdown (minor GC {row['minor_gc_s']}, major GC {row['major_gc_s']}), "
           f"moved to H2 {row['h2_moved_mb']} MB, peak {row['peak_mb']} MB, "
           f"major faults {faults or '-'}, checksum {row['checksum']}", flush=True)
@@ -273,6 +273,32 @@ def table(args):
         cap = next((r["cap_mb"] for r in base if r["config"] != "mem"), "-")
         print(f"| {workload} | {scale} | {heap} | {cap} | " + " | ".join(cells)
               + f" | {ratio} | {gc} | {moved} |")
+    best_heaps(rows)
+
+
+def best_heaps(rows):
+    """Where the CSV swept H: each system at its own fastest H (medians), side by side."""
+    ok = [r for r in rows if r["status"] == "ok" and r["config"] in ("ooc", "th")]
+    if len({r["heap_mb"] for r in ok}) < 2:
+        return
+    print("\n| workload | scale | Giraph-OOC at its best H | TeraHeap at its best H | Giraph-OOC / TeraHeap |")
+    print("| --- | --- | --- | --- | --- |")
+    for workload, scale in sorted({(r["workload"], r["scale"]) for r in ok},
+                                  key=lambda k: (WORKLOADS.index(k[0]) if k[0] in WORKLOADS else 99, k[1])):
+        best = {}
+        for c in ("ooc", "th"):
+            medians = {}
+            for heap in {r["heap_mb"] for r in ok}:
+                times = [float(r["job_s"]) for r in ok if r["workload"] == workload
+                         and r["scale"] == scale and r["config"] == c and r["heap_mb"] == heap]
+                if times:
+                    medians[heap] = statistics.median(times)
+            if medians:
+                heap = min(medians, key=medians.get)
+                best[c] = (medians[heap], heap)
+        if len(best) == 2:
+            print(f"| {workload} | {scale} | {best['ooc'][0]:.1f} s (H {best['ooc'][1]} MB) "
+                  f"| {best['th'][0]:.1f} s (H {best['th'][1]} MB) | {best['ooc'][0] / best['th'][0]:.2f} |")
 
 
 def main():

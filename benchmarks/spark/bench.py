@@ -38,6 +38,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   thu TeraHeap as th but without the cap (--cap is ignored): H2 stays in the page cache, so nothing
       is read back from the disk. Not a comparison at the same DRAM but a ceiling: how fast th
       could be if H2's reads cost nothing
+  thev TeraHeap as th, with the agent's adopt=evicted: a block goes to H2 only when Spark would
+      evict it from a full H1 storage pool (th: every block, once stored)
   hyf, hyl, hyla  the hybrid DRAM/NVM RDD cache (build/hybrid-spark.jar, docs/hybrid.md) in its
       flat, layered and layered + AMP modes: Parallel GC, heap H, MEMORY_AND_DISK, the emulated NVM
       tier; --hybrid-options adds agent options (e.g. dram=0.0625,bandwidth=0.25,oe=4)
@@ -114,12 +116,16 @@ STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC",
          "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thu", "hyf", "hyl", "hyla"]
+EXTRA_CONFIGS = ["thd", "thu", "thev", "hyf", "hyl", "hyla"]
+# The configurations that run TeraHeap (thev: the agent's adopt=evicted, blocks taken into H2 only
+# when Spark would evict them from a full H1 storage pool).
+TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev")
 HYBRID_AGENT = BUILD / "hybrid-spark.jar"
 HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
                 "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
-                "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped", "hyf": "Hybrid, flat",
+                "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped",
+                "thev": "TeraHeap, H2 at eviction", "hyf": "Hybrid, flat",
                 "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
@@ -151,9 +157,10 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
         storage = "MEMORY_ONLY"
         cmd += ["-XX:+UseParallelGC", f"-Xms{mb(mo_heap)}m", f"-Xmx{mb(mo_heap)}m",
                 f"-XX:AllocateHeapAt={run_dir}"]
-    elif config in ("th", "thu"):
+    elif config in ("th", "thu", "thev"):
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
-                f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
+                f"-XX:TeraHeapPath={h2_dir or run_dir}",
+                f"-javaagent:{AGENT}" + ("=adopt=evicted" if config == "thev" else "")]
     elif config in HYBRID_MODES:
         if not HYBRID_AGENT.exists():
             die(f"{HYBRID_AGENT} is missing: run make first")
@@ -168,7 +175,7 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
         storage = storage_level
     if memory_fraction:
         cmd += [f"-Dspark.memory.fraction={memory_fraction}"]
-    if h2_region and config in ("th", "thd", "thu"):
+    if h2_region and config in TERAHEAP_CONFIGS:
         cmd += [f"-XX:TeraHeapRegionSize={mb(h2_region)}m"]
     cmd += [f"-Xlog:gc,gc+teraheap,gc+teraheap+resize:file={run_dir}/gc.log:uptime,tags"]
     if profile:
@@ -233,7 +240,7 @@ def run(args):
     row = {"time": stamp, "workload": args.workload, "config": args.config,
            "scale": args.scale,
            "heap_mb": {"mo": mb(mo_heap), "thd": 0}.get(args.config, mb(heap)),
-           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config in ("th", "thd", "thu") else 0, "status": status,
+           "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config in TERAHEAP_CONFIGS else 0, "status": status,
            "wall_s": f"{wall:.3f}", "other_s": f"{other:.3f}", "sd_s": f"{sd:.3f}",
            "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
            "h2_moved_mb": f"{moved / 2**20:.1f}",
@@ -258,7 +265,7 @@ def run(args):
     measured = [f"minor GC {row['minor_gc_s']}", f"major GC {row['major_gc_s']}"]
     if sd == sd:
         measured.append(f"S/D {row['sd_s']}")
-    more = [f"moved to H2 {row['h2_moved_mb']} MB"] if args.config in ("th", "thd", "thu") else []
+    more = [f"moved to H2 {row['h2_moved_mb']} MB"] if args.config in TERAHEAP_CONFIGS else []
     if faults:
         more.append(f"major faults {faults}")
     if capped.read_mb:

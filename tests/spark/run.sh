@@ -112,6 +112,13 @@ check budget-full "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=budgetBytes
 # finds H2 full varies from run to run).
 check h2-handback "$JDK/bin/java" "${TH[@]}" -XX:TeraHeapSize=192m -Xmx1g -Delements=300000 \
   -XX:ParallelGCThreads=1 -- handback MEMORY_AND_DISK
+# Adopting at eviction: blocks go to H2 only when H1's storage pool is full, those it holds stay.
+SAYS="go to H2 when H1's storage pool is full"
+check adopt-evicted "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=adopt=evicted -- evicted MEMORY_AND_DISK
+check adopt-evicted-memory-only "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=adopt=evicted -- evicted MEMORY_ONLY
+check adopt-evicted-kept "$JDK/bin/java" "${TH[@]:0:3}" -javaagent:"$AGENT"=adopt=evicted -Delements=100000 \
+  -- kept MEMORY_AND_DISK
+SAYS="cached deserialized blocks go to H2"
 # A heap that holds the whole job: no full GC, so nothing moves, and the agent says why at exit.
 SAYS="no full GC ran to move them" check h2-never-moved "$JDK/bin/java" "${TH[@]}" -Xms2g -Xmx2g \
   -XX:MetaspaceSize=512m -Delements=100000 -- nomove MEMORY_AND_DISK

@@ -26,7 +26,9 @@ import org.teraheap.TeraHeap;
  * <p>A block is built in H1, and Spark counts it in H1's storage pool while it unrolls: its
  * objects really are in H1 then. Once the block is in the memory store, {@link #adopt} moves its
  * count from H1's pool to this budget, if H2 has room, and tags the block for the move to H2
- * at the next full GC. So H1's pool only ever holds blocks being built and blocks H2 had no room
+ * at the next full GC. Or, adopting at eviction, a block stays in H1's pool like any of Spark's
+ * until Spark would evict it to make room, and {@link #keepFromEviction} adopts it then instead:
+ * while H1's pool holds the cache, nothing moves. So H1's pool only ever holds blocks being built and blocks H2 had no room
  * for, and a full H1 pool no longer spills or drops blocks that live in H2. When H2's budget is
  * used up, a block simply stays counted in H1, untagged: Spark's usual path.
  *
@@ -47,8 +49,12 @@ public final class H2StorageBudget {
     private static volatile H2StorageBudget instance;
     /** False once a piece of advice could not be woven: no block is taken from then on. */
     private static volatile boolean accepting;
+    /** Blocks are adopted when Spark would evict them, not as soon as they are stored. */
+    private static volatile boolean atEviction;
     /** The block that {@code MemoryStore.remove} is removing on this thread, if any. */
     private static final ThreadLocal<BlockId> REMOVING = new ThreadLocal<>();
+    /** The eviction running on this thread: {bytes it must free, bytes adopted instead}. */
+    private static final ThreadLocal<long[]> EVICTING = new ThreadLocal<>();
 
     /** A block counted here, or handed back to H1, until it is known to be in H2. */
     private static final class Tracked {
@@ -93,7 +99,8 @@ public final class H2StorageBudget {
         this.capacity = capacity;
     }
 
-    static void install(long capacity) {
+    static void install(long capacity, boolean adoptAtEviction) {
+        atEviction = adoptAtEviction;
         H2StorageBudget budget = new H2StorageBudget(capacity);
         budget.fullGcs.start(budget::reconcile);
         instance = budget;
@@ -156,7 +163,7 @@ public final class H2StorageBudget {
     public static void adopt(BlockId block, MemoryManager memoryManager,
                              LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
         H2StorageBudget budget = accepting ? instance : null;
-        if (budget == null || !(block instanceof RDDBlockId)) {
+        if (budget == null || atEviction || !(block instanceof RDDBlockId)) {
             return;
         }
         try {
@@ -176,11 +183,52 @@ public final class H2StorageBudget {
         return budget == null ? h1StorageBytes : h1StorageBytes + budget.capacity;
     }
 
-    /** {@code blockIsEvictable}: false for a block counted here (evicting it frees no H1). */
-    public static boolean isInH2Budget(BlockId block) {
+    /** {@code evictBlocksToFreeSpace} begins, to free {@code space} bytes; returns what to restore. */
+    public static long[] beginEviction(long space) {
+        long[] outer = EVICTING.get();
+        EVICTING.set(atEviction && accepting && instance != null ? new long[] {space, 0} : null);
+        return outer;
+    }
+
+    /** It ends: returns the bytes it adopted into H2 rather than evicted, which it freed too. */
+    public static long endEviction(long[] outer) {
+        long[] current = EVICTING.get();
+        EVICTING.set(outer);
+        return current == null ? 0 : current[1];
+    }
+
+    /**
+     * {@code blockIsEvictable}, under the memory manager's lock and the entries' (which Spark is
+     * iterating: nothing here may look an entry up): true if Spark must not evict the block. It is
+     * counted here already (evicting it frees no H1); or, adopting at eviction, it was adopted now
+     * (whatever Spark thought of it: a block of the RDD being cached is welcome in H2 too), or
+     * enough was adopted already in this eviction and nothing more need go.
+     */
+    public static boolean keepFromEviction(BlockId block, MemoryEntry<?> entry, MemoryMode mode,
+                                           MemoryManager memoryManager,
+                                           LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
         H2StorageBudget budget = get();
         try {
-            return budget != null && budget.holds(block);
+            if (budget == null) {
+                return false;
+            }
+            if (budget.holds(block)) {
+                return true;
+            }
+            long[] eviction = EVICTING.get();
+            if (eviction == null || mode != MemoryMode.ON_HEAP) {
+                return false;
+            }
+            if (eviction[1] >= eviction[0]) {
+                return true;
+            }
+            if (block instanceof RDDBlockId && entry instanceof DeserializedMemoryEntry
+                    && budget.adoptEntry((RDDBlockId) block, (DeserializedMemoryEntry<?>) entry,
+                        memoryManager, entries)) {
+                eviction[1] += entry.size();
+                return true;
+            }
+            return false;   // H2 is full: Spark evicts it as it would
         } catch (RuntimeException | LinkageError e) {
             reportError(e);
             return false;
@@ -212,7 +260,6 @@ public final class H2StorageBudget {
 
     private void adoptBlock(RDDBlockId block, MemoryManager memoryManager,
                             LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
-        Object values;
         synchronized (memoryManager) {
             MemoryEntry<?> entry;
             synchronized (entries) {
@@ -221,16 +268,28 @@ public final class H2StorageBudget {
             if (!(entry instanceof DeserializedMemoryEntry)) {
                 return;
             }
-            values = ((DeserializedMemoryEntry<?>) entry).value();
-            if (!take(block, entry.size(), values, memoryManager, entries)) {
-                return;   // H2 full: the block stays counted in H1, as Spark would have it
-            }
-            memoryManager.releaseStorageMemory(entry.size(), MemoryMode.ON_HEAP);
+            adoptEntry(block, (DeserializedMemoryEntry<?>) entry, memoryManager, entries);
         }
+    }
+
+    /**
+     * Takes a block into H2's budget, out of H1's pool, and tags it to move; false if H2 has no
+     * room (it stays counted in H1, as Spark would have it). The caller holds Spark's memory
+     * manager's lock.
+     */
+    private boolean adoptEntry(RDDBlockId block, DeserializedMemoryEntry<?> entry,
+                               MemoryManager memoryManager,
+                               LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
+        Object values = entry.value();
+        if (!take(block, entry.size(), values, memoryManager, entries)) {
+            return false;
+        }
+        memoryManager.releaseStorageMemory(entry.size(), MemoryMode.ON_HEAP);
         long rdd = block.rddId();
         TeraHeap.tagRoot(values, rdd);
         TeraHeap.move(rdd);
         tagged(block);
+        return true;
     }
 
     /** From now on, a full GC that leaves the block in H1 did so for want of room. */

@@ -44,12 +44,34 @@ final class MemoryStoreAdvice {
         }
     }
 
-    /** {@code blockIsEvictable}: evicting a block that lives in H2 frees nothing in H1. */
+    /**
+     * {@code evictBlocksToFreeSpace}: adopting at eviction, what it adopts into H2 instead of
+     * evicting counts as freed, as it left H1's pool.
+     */
+    static final class Evict {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static long[] enter(@Advice.Argument(1) long space) {
+            return H2StorageBudget.beginEviction(space);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter long[] outer, @Advice.Return(readOnly = false) long freed) {
+            freed += H2StorageBudget.endEviction(outer);
+        }
+    }
+
+    /**
+     * {@code blockIsEvictable}: evicting a block that lives in H2 frees nothing in H1; adopting at
+     * eviction, a block goes to H2 rather than be evicted.
+     */
     static final class Evictable {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.Argument(0) BlockId block,
-                         @Advice.Return(readOnly = false) boolean evictable) {
-            if (evictable && H2StorageBudget.isInH2Budget(block)) {
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Argument(1) MemoryEntry<?> entry,
+                         @Advice.Argument(2) MemoryMode mode,
+                         @Advice.Return(readOnly = false) boolean evictable,
+                         @Advice.FieldValue("memoryManager") MemoryManager memoryManager,
+                         @Advice.FieldValue("entries") LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
+            if (H2StorageBudget.keepFromEviction(block, entry, mode, memoryManager, entries)) {
                 evictable = false;
             }
         }

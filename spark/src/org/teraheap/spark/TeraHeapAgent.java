@@ -32,7 +32,8 @@ import org.teraheap.spark.SparkWeaver.Weave;
  *
  * <p>Agent options, comma separated after {@code =}: {@code budget=<fraction of H2>} (default
  * 1: the room that H2's regions leave unused, a partly filled last region per RDD, is counted
- * when a block is admitted) or {@code budgetBytes=<bytes>} (an exact budget).
+ * when a block is admitted) or {@code budgetBytes=<bytes>} (an exact budget), and
+ * {@code adopt=stored|evicted} ({@link AgentOptions}).
  */
 public final class TeraHeapAgent {
     private static final String MEMORY_STORE = "org.apache.spark.storage.memory.MemoryStore";
@@ -50,6 +51,8 @@ public final class TeraHeapAgent {
         new Weave(MEMORY_STORE, "putIteratorAsValues", "(" + BLOCK_ID + "Lscala/collection/Iterator;"
             + MEMORY_MODE + "Lscala/reflect/ClassTag;)Lscala/util/Either;", MemoryStoreAdvice.PutValues.class),
         new Weave(MEMORY_STORE, "remove", "(" + BLOCK_ID + ")Z", MemoryStoreAdvice.Remove.class),
+        new Weave(MEMORY_STORE, "evictBlocksToFreeSpace", "(Lscala/Option;J" + MEMORY_MODE + ")J",
+            MemoryStoreAdvice.Evict.class),
         new Weave(MEMORY_STORE, "blockIsEvictable$1", "(" + BLOCK_ID
             + "Lorg/apache/spark/storage/memory/MemoryEntry;" + MEMORY_MODE + "Lscala/Option;)Z",
             MemoryStoreAdvice.Evictable.class),
@@ -75,9 +78,9 @@ public final class TeraHeapAgent {
             return;
         }
         long capacity = TeraHeap.stats().capacityBytes();
-        long budget;
+        AgentOptions parsed;
         try {
-            budget = budgetBytes(options, capacity);
+            parsed = AgentOptions.parse(options, capacity);
         } catch (IllegalArgumentException e) {
             // One line and a clean exit: an exception out of premain aborts the JVM with a trace.
             System.err.println(e.getMessage());
@@ -85,23 +88,24 @@ public final class TeraHeapAgent {
             return;
         }
         try {
-            install(instrumentation, capacity, budget);
+            install(instrumentation, capacity, parsed);
         } catch (RuntimeException | LinkageError e) {
             System.err.println("[teraheap-spark] cannot read Spark's classes (" + e
                 + "): Spark is left alone, cached blocks stay in H1");
         }
     }
 
-    private static void install(Instrumentation instrumentation, long capacity, long budget) {
+    private static void install(Instrumentation instrumentation, long capacity, AgentOptions options) {
         SparkWeaver weaver = new SparkWeaver("[teraheap-spark]", "cached blocks stay in H1", WEAVES, FIELDS,
             H2StorageBudget::adviceMissing);
         SparkRelease release = weaver.check(KNOWN_LINES);
         if (release == null) {
             return;
         }
-        H2StorageBudget.install(budget);
-        System.err.printf("[teraheap-spark] Spark %s: cached deserialized blocks go to H2: budget %d MB of %d MB%n",
-            release.version(), budget >> 20, capacity >> 20);
+        H2StorageBudget.install(options.budgetBytes, options.adoptAtEviction);
+        System.err.printf("[teraheap-spark] Spark %s: cached deserialized blocks go to H2%s: budget %d MB of %d MB%n",
+            release.version(), options.adoptAtEviction ? " when H1's storage pool is full" : "",
+            options.budgetBytes >> 20, capacity >> 20);
         weaver.install(instrumentation);
     }
 
@@ -117,33 +121,5 @@ public final class TeraHeapAgent {
             // falls through to the generic path
         }
         return "<repository>/build/jdk";
-    }
-
-    static long budgetBytes(String options, long capacity) {
-        double fraction = 1.0;
-        long bytes = -1;
-        if (options != null && !options.isEmpty()) {
-            for (String option : options.split(",")) {
-                String[] kv = option.split("=", 2);
-                try {
-                    if (kv.length == 2 && kv[0].equals("budget")) {
-                        fraction = Double.parseDouble(kv[1]);
-                        if (fraction > 0 && fraction <= 1) {
-                            continue;
-                        }
-                    } else if (kv.length == 2 && kv[0].equals("budgetBytes")) {
-                        bytes = Long.parseLong(kv[1]);
-                        if (bytes >= 0) {
-                            continue;
-                        }
-                    }
-                } catch (NumberFormatException e) {
-                    // falls through to the error below
-                }
-                throw new IllegalArgumentException("teraheap-spark: bad agent option '" + option
-                    + "'; use budget=<fraction of H2, above 0, at most 1> or budgetBytes=<bytes>");
-            }
-        }
-        return bytes >= 0 ? Math.min(bytes, capacity) : (long) (capacity * fraction);
     }
 }

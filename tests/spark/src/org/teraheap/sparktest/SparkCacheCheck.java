@@ -56,6 +56,13 @@ import org.teraheap.spark.TeraHeapMetricsPlugin;
  *                                 blocks into memory again, and into H2
  *   SparkCacheCheck dataframe LEVEL  a cached DataFrame (Spark SQL's in-memory columnar cache):
  *                                 its batches go to H2, and unpersist frees their regions
+ *   SparkCacheCheck evicted LEVEL  the agent adopting at eviction, an RDD larger than H1's
+ *                                 storage pool: every partition cached in memory, none on disk;
+ *                                 the blocks Spark would have evicted moved to H2, those the
+ *                                 pool held stayed in H1
+ *   SparkCacheCheck kept LEVEL    the agent adopting at eviction, an RDD that H1's storage pool
+ *                                 holds: every partition cached, and nothing moved to H2 though
+ *                                 full GCs ran
  * </pre>
  * Every scenario also checks the RDD's contents, twice: once computed, once from the cache.
  * Exits 1 with a line starting "FAIL" when a check fails.
@@ -156,6 +163,25 @@ public final class SparkCacheCheck {
                         "after unpersist H2 still holds " + stats);
                     break;
                 }
+                case "evicted": {
+                    check(TeraHeap.isEnabled(), "run with -XX:+EnableTeraHeap");
+                    check(info.numCachedPartitions() == PARTITIONS && info.diskSize() == 0, where);
+                    long moved = TeraHeap.stats().bytesMoved();
+                    long inH1 = h1StorageUsed(sc);
+                    System.out.println("moved to H2: " + (moved >> 20) + " MB; H1's storage pool: "
+                        + (inH1 >> 20) + " MB");
+                    check(moved > 0, "nothing moved to H2 although the RDD overflows H1's pool");
+                    check(inH1 > 0 && moved < memSize, "blocks H1's pool held moved too: " + (moved >> 20)
+                        + " MB moved of " + (memSize >> 20) + " MB cached");
+                    checkStorageMemory(sc, memSize);
+                    break;
+                }
+                case "kept":
+                    check(TeraHeap.isEnabled(), "run with -XX:+EnableTeraHeap");
+                    check(info.numCachedPartitions() == PARTITIONS && info.diskSize() == 0, where);
+                    check(TeraHeap.stats().bytesMoved() == 0 && H2StorageBudget.get().usedBytes() == 0,
+                        "blocks went to H2 though H1's storage pool held them: " + TeraHeap.stats());
+                    break;
                 case "spill":
                     check(!TeraHeap.isEnabled(), "run with TeraHeap off");
                     check(info.numCachedPartitions() < PARTITIONS || info.diskSize() > 0,
