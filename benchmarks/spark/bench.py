@@ -13,9 +13,11 @@
       measures each workload's cached footprint D (a MEMORY_ONLY run in a heap that holds all of
       it, uncapped) and records it in benchmarks/spark/results/footprint.csv
   bench.py suite [--workloads ...] [--scale S] [--repeat N] [--heap-fraction X] [--cap-extra C]
-      runs every configuration at H = X * D (or a fixed --heap) under one cap, in a new random
-      order in each repeat, then draws the figures (bench.py plot); D comes from footprint.csv,
-      measured first where it is missing
+                 [--heap H [H ...]] [--cap C|none]
+      runs every configuration at H = X * D (or at each fixed --heap: a sweep) under the cap
+      H + C (or the one --cap), in a new random order in each repeat, then draws the figures
+      (bench.py plot, the smallest H); D comes from footprint.csv, measured first where it is
+      missing. table prints a line per workload, cap and H
   bench.py plot F [--out DIR]
       breakdown bars per workload, normalized to Spark-SD, like the papers' figures
   bench.py table F
@@ -415,29 +417,42 @@ def suite(args):
     known = read_footprints()
     for workload in args.workloads:
         d = known.get((workload, args.scale)) or measure_footprint(workload, args.scale)
-        heap = size_bytes(args.heap) if args.heap else max(int(d * args.heap_fraction), 512 << 20)
-        cap = heap + size_bytes(args.cap_extra)
+        heaps = ([size_bytes(h) for h in args.heap] if args.heap
+                 else [max(int(d * args.heap_fraction), 512 << 20)])
         # Twice D, in whole GB: a multiple of any region size.
         h2 = max(-(-int(d * 2) // (1 << 30)) << 30, 2 << 30)
         mo_heap = mo_heap_for(d)
-        print(f"{workload}: D = {mb(int(d))} MB; H = {mb(heap)} MB; cap = {mb(cap)} MB; "
+        caps = {h: cap_for(args, h) for h in heaps}
+        print(f"{workload}: D = {mb(int(d))} MB; H = {', '.join(f'{mb(h)}' for h in heaps)} MB; cap = "
+              f"{', '.join(sorted({f'{mb(c)} MB' if c else 'none' for c in caps.values()}))}; "
               f"Spark-MO heap {mb(mo_heap)} MB", flush=True)
+        # Spark-MO's heap and TeraHeap's dynamic H1 do not depend on H: one run per cap.
+        runs = [(c, h) for c in args.configs for h in heaps
+                if c not in ("mo", "thd") or caps[h] not in [caps[k] for k in heaps[:heaps.index(h)]]]
         for rep in range(args.repeat):
-            # A new order per repeat: no configuration always runs first, or after another.
-            for config in random.sample(args.configs, len(args.configs)):
+            # A new order per repeat: no configuration or H always runs first, or after another.
+            for config, heap in random.sample(runs, len(runs)):
+                cap = caps[heap]
                 if config == "mo" and cap and mo_heap + JVM_OUTSIDE_HEAP > cap:
                     record_exceeds_cap(workload, args.scale, mo_heap, cap, out)
                     continue
                 ns = argparse.Namespace(workload=workload, config=config, scale=args.scale,
-                                        heap=f"{mb(heap)}m", cap=f"{mb(cap)}m", h2=f"{mb(h2)}m",
-                                        mo_heap=f"{mb(mo_heap)}m", csv=str(out), profile=True,
-                                        drop_caches=True, timeout=args.timeout, extra=[], h2_dir=None,
-                                        gc_each_job=False, h2_region=None, storage=args.storage,
-                                        memory_fraction=args.memory_fraction,
+                                        heap=f"{mb(heap)}m", cap=f"{mb(cap)}m" if cap else None,
+                                        h2=f"{mb(h2)}m", mo_heap=f"{mb(mo_heap)}m", csv=str(out),
+                                        profile=True, drop_caches=True, timeout=args.timeout, extra=[],
+                                        h2_dir=None, gc_each_job=False, h2_region=None,
+                                        storage=args.storage, memory_fraction=args.memory_fraction,
                                         hybrid_options=args.hybrid_options)
                 run(ns)
     # The figure goes to the build tree, wherever the CSV is kept.
     plot(argparse.Namespace(csv=str(out), out=str(BUILD / "bench")))
+
+
+def cap_for(args, heap):
+    """The suite's DRAM cap at heap H: --cap (none: uncapped), else H plus --cap-extra."""
+    if args.cap is not None:
+        return 0 if args.cap == "none" else size_bytes(args.cap)
+    return heap + size_bytes(args.cap_extra)
 
 
 def plot(args):
@@ -447,6 +462,10 @@ def plot(args):
 
     rows = read_rows(args.csv)
     workloads = [w for w in WORKLOADS + EXTRA_WORKLOADS if any(r["workload"] == w for r in rows)]
+    # A sweep's first point per workload: the smallest cap and H.
+    first = {w: sweep_points(rows, w)[0] for w in workloads}
+    rows = [r for r in rows if r["cap_mb"] == first[r["workload"]][0]
+            and (r["heap_mb"] == first[r["workload"]][1] or r["config"] in H_FREE)]
     parts = [("other_s", "other", "#bbbbbb"), ("sd_s", "S/D", "#e69f00"),
              ("minor_gc_s", "minor GC", "#56b4e9"), ("major_gc_s", "major GC", "#d55e00")]
     ncols = min(5, len(workloads))
@@ -502,55 +521,71 @@ def stock_in(rows):
     return [c for c in STOCK if any(r["config"] == c for r in rows)]
 
 
+# Configurations whose heap is not H (Spark-MO's holds D; dynamic H1 has none): their rows join
+# every H of their workload and cap.
+H_FREE = ("mo", "thd")
+
+
+def sweep_points(rows, w):
+    """The (cap, H) points of workload w in the CSV, smallest cap and H first; uncapped last."""
+    points = {(r["cap_mb"], r["heap_mb"]) for r in rows if r["workload"] == w and r["config"] not in H_FREE}
+    points = points or {(r["cap_mb"], r["heap_mb"]) for r in rows if r["workload"] == w}
+    return sorted(points, key=lambda p: (int(p[0]) == 0, int(p[0]), int(p[1])))
+
+
 def table(args):
-    """A Markdown table of the medians per workload and configuration, TeraHeap against the
-    best stock configuration, and their geometric mean."""
+    """A Markdown table of the medians per workload, cap, H and configuration, TeraHeap against
+    the best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    configs = [c for c in CONFIGS if any(r["config"] == c for r in rows)]
+    configs = [c for c in CONFIGS + ["thev"] if any(r["config"] == c for r in rows)]
     stock = stock_in(rows)
     best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
     # What each side must read back: the objects in H2 against the same cache serialized.
     serialized_header = " serialized cache (MB) |" if "ser" in stock else ""
+    evicted = "thev" in configs
     print("| workload | D (MB) | H (MB) | cap (MB) | " + " | ".join(CONFIG_NAMES[c] for c in configs)
-          + f" | {best} / TeraHeap | moved to H2 (MB) |" + serialized_header)
-    print("| --- " * (len(configs) + 6 + bool(serialized_header)) + "|")
-    ratios = []
+          + f" | {best} / TeraHeap |" + (f" {best} / TeraHeap, H2 at eviction |" if evicted else "")
+          + " moved to H2 (MB) |" + serialized_header)
+    print("| --- " * (len(configs) + 6 + evicted + bool(serialized_header)) + "|")
+    ratios = {"th": [], "thev": []}
     for w in WORKLOADS + EXTRA_WORKLOADS:
-        rs = [r for r in rows if r["workload"] == w]
-        if not rs:
-            continue
-        ok = {c: [r for r in rs if r["config"] == c and r["status"] == "ok"] for c in CONFIGS}
-        med = {c: statistics.median(float(r["wall_s"]) for r in ok[c]) if ok[c] else None
-               for c in CONFIGS}
-        cells = []
-        for c in configs:
-            runs = [r for r in rs if r["config"] == c]
-            if runs and runs[0]["status"] == "exceeds-cap":
-                cells.append(f"exceeds cap (heap {runs[0]['heap_mb']} MB)")
-            elif med[c] is None:
-                cells.append(runs[0]["status"] if runs else "-")
-            else:
-                cells.append(f"{med[c]:.1f} s ({len(ok[c])}/{len(runs)})")
-        # D as the papers measure it (bench.py footprint), else "?".
-        d = footprints.get((w, rs[0]["scale"]))
-        baselines = [med[c] for c in stock if med[c]]
-        ratio = "-"
-        if baselines and med["th"]:
-            ratios.append(min(baselines) / med["th"])
-            ratio = f"{ratios[-1]:.2f}"
-        moved = statistics.median(float(r["h2_moved_mb"]) for r in ok["th"]) if ok["th"] else 0
-        sd_rows = [r for r in rs if r["config"] == "sd"] or rs
-        print(f"| {w} | {d / 2**20:.0f} | " if d else f"| {w} | ? | ", end="")
-        serialized = ""
-        if serialized_header:
-            serialized = (f" {statistics.median(float(r['cached_mb']) for r in ok['ser']):.0f} |"
-                          if ok["ser"] else " - |")
-        print(f"{sd_rows[0]['heap_mb']} | {sd_rows[0]['cap_mb']} | "
-              + " | ".join(cells) + f" | {ratio} | {moved:.0f} |" + serialized)
-    if ratios:
-        gm = statistics.geometric_mean(ratios)
-        print(f"\nGeometric mean of {best} / TeraHeap over {len(ratios)} workloads: {gm:.2f}")
+        for cap, heap in sweep_points(rows, w):
+            rs = [r for r in rows if r["workload"] == w and r["cap_mb"] == cap
+                  and (r["heap_mb"] == heap or r["config"] in H_FREE)]
+            ok = {c: [r for r in rs if r["config"] == c and r["status"] == "ok"] for c in CONFIGS + EXTRA_CONFIGS}
+            med = {c: statistics.median(float(r["wall_s"]) for r in ok[c]) if ok[c] else None for c in ok}
+            cells = []
+            for c in configs:
+                runs = [r for r in rs if r["config"] == c]
+                if runs and runs[0]["status"] == "exceeds-cap":
+                    cells.append(f"exceeds cap (heap {runs[0]['heap_mb']} MB)")
+                elif med[c] is None:
+                    cells.append(runs[0]["status"] if runs else "-")
+                else:
+                    cells.append(f"{med[c]:.1f} s ({len(ok[c])}/{len(runs)})")
+            # D as the papers measure it (bench.py footprint), else "?".
+            d = footprints.get((w, rs[0]["scale"]))
+            baseline = min((med[c] for c in stock if med[c]), default=None)
+            shown = []
+            for c in ("th", "thev") if evicted else ("th",):
+                if baseline and med[c]:
+                    ratios[c].append(baseline / med[c])
+                    shown.append(f"{ratios[c][-1]:.2f}")
+                else:
+                    shown.append("-")
+            moved = statistics.median(float(r["h2_moved_mb"]) for r in ok["th"]) if ok["th"] else 0
+            print(f"| {w} | {d / 2**20:.0f} | " if d else f"| {w} | ? | ", end="")
+            serialized = ""
+            if serialized_header:
+                serialized = (f" {statistics.median(float(r['cached_mb']) for r in ok['ser']):.0f} |"
+                              if ok["ser"] else " - |")
+            print(f"{heap} | {cap if int(cap) else 'none'} | " + " | ".join(cells) + " | "
+                  + " | ".join(shown) + f" | {moved:.0f} |" + serialized)
+    for c, name in (("th", "TeraHeap"), ("thev", "TeraHeap, H2 at eviction")):
+        if ratios[c]:
+            print(f"\nGeometric mean of {best} / {name} over {len(ratios[c])} points: "
+                  f"{statistics.geometric_mean(ratios[c]):.2f}; lowest {min(ratios[c]):.2f}")
     ceiling_table(rows)
     disk_table(rows)
 
@@ -626,13 +661,16 @@ def main():
     s = sub.add_parser("suite", help="every configuration at H = X * D, repeated; then the figure",
                        description=__doc__)
     add_options(s, workloads=WORKLOADS, configs=CONFIGS, scale="10", repeat=3, heap=None,
-                csv=str(DEFAULT_CSV), timeout=900,
-                about={"heap": "a fixed H instead of --heap-fraction * D"},
+                csv=str(DEFAULT_CSV), timeout=900, many=("heap",),
+                about={"heap": "a fixed H instead of --heap-fraction * D; several are swept, shuffled with"
+                               " the configurations"},
                 unset={"heap": "--heap-fraction * D, at least 512m"},
                 choices={"workloads": WORKLOADS, "configs": CONFIGS + EXTRA_CONFIGS})
     s.add_argument("--heap-fraction", type=float, default=0.5, metavar="X",
                    help="H as a fraction of D (default: 0.5)")
     s.add_argument("--cap-extra", type=size, default="1g", metavar="SIZE", help="the cap is H plus this (default: 1g)")
+    s.add_argument("--cap", metavar="SIZE",
+                   help="one DRAM cap for every H instead of H plus --cap-extra; none: uncapped (default: unset)")
     for parser in (r, s):
         parser.add_argument("--storage", metavar="LEVEL",
                             help="the storage level of every configuration (default: each configuration's own)")
