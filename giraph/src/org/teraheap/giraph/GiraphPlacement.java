@@ -18,12 +18,13 @@ import org.teraheap.TeraHeap;
  *       regions free at the next full collection.</li>
  *   <li>Vertices and their values, written every superstep, stay in H1.</li>
  * </ul>
- * Both are tagged always, but advised to move only while H1 is under pressure: the latest full
- * collection left the old generation at least {@link #moveAt} percent full. While H1 holds
- * them, copying them to H2 and reading them back there costs more than keeping them (the edges
- * are byte arrays, which the collector does not trace). Tagged, they still move if H1 fills past
- * the JVM's high threshold. A group moves at the next full collection; groups that no full
- * collection meets never move.
+ * Both move only while H1 is under pressure: the latest full collection left the old generation
+ * at least {@link #moveAt} percent full. While H1 holds them, copying them to H2 and reading them
+ * back there costs more than keeping them (the edges are byte arrays, which the collector does
+ * not trace). Edges are tagged as they load, so that they can move whenever pressure comes (and
+ * past the JVM's high threshold without advice); messages, which die with the superstep that
+ * reads them, are tagged only under pressure. A group moves at the next full collection; groups
+ * that no full collection meets never move.
  *
  * <p>Labels carry the worker's generation (a JVM may run several jobs one after the other, as
  * Giraph's tests do), so that one job's regions never wait for another's.
@@ -190,6 +191,17 @@ public final class GiraphPlacement {
             if (store == null || superstep <= 0) {
                 return;   // superstep 0 reads no messages
             }
+            if (!move) {
+                // They die with this superstep: tagging hundreds of thousands of buffers that
+                // will not move costs time and the JVM's root table for nothing.
+                if (verbose) {
+                    log("superstep %d: messages of superstep %d kept in H1, untagged; %d edge buffers"
+                        + " tagged so far, kept in H1 (old generation %d%% full after the latest"
+                        + " full GC); H2 %s", superstep, superstep - 1, edgesTagged.get(),
+                        h1Pressure.percent(), TeraHeap.stats());
+                }
+                return;
+            }
             long label = label(g, superstep - 1);
             long[] tagged = new long[1];
             boolean known = Payloads.ofMessageStore(store, data -> {
@@ -204,14 +216,14 @@ public final class GiraphPlacement {
                 log("message store %s is not one this agent knows: messages stay in H1",
                     store.getClass().getName());
             }
-            if (move && tagged[0] > 0) {
+            if (tagged[0] > 0) {
                 TeraHeap.move(label);
             }
             if (verbose) {
                 log("superstep %d: %d message buffers of superstep %d tagged (label %#x); %d edge"
-                    + " buffers tagged so far; %s (old generation %d%% full after the latest full"
-                    + " GC); H2 %s", superstep, tagged[0], superstep - 1, label, edgesTagged.get(),
-                    move ? "advised to move" : "kept in H1", h1Pressure.percent(), TeraHeap.stats());
+                    + " buffers tagged so far; advised to move (old generation %d%% full after the"
+                    + " latest full GC); H2 %s", superstep, tagged[0], superstep - 1, label,
+                    edgesTagged.get(), h1Pressure.percent(), TeraHeap.stats());
             }
         } catch (Throwable e) {
             failed("tagging messages", e);
