@@ -22,6 +22,8 @@ Configurations, all on build/jdk with the Parallel collector, one worker, 2 comp
        spilling to a directory on the disk
   mem  Giraph in memory with a heap big enough (--mem-heap), for reference, uncapped
   th   TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-giraph.jar
+  thjvm  (not run by default) TeraHeap's JVM with H2 as th, without the agent: nothing is tagged,
+       so it is Giraph in H1 on TeraHeap's JVM (the agent's cost is th's time minus this one)
   thall  (not run by default) the agent as it was before 2026-11-29: the edges and every
        superstep's messages advised to move, sweeps from 50% (its options moveAt=0,sweepAt=50)
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
@@ -57,11 +59,11 @@ DEFAULT_CSV = BUILD / "bench" / "giraph.csv"
 
 WORKLOADS = ["pr", "cdlp", "wcc", "bfs", "sssp"]
 CONFIGS = ["ooc", "mem", "th"]
-EXTRA_CONFIGS = ["thall"]
+EXTRA_CONFIGS = ["thall", "thjvm"]
 ALL_CONFIGS = CONFIGS + EXTRA_CONFIGS
-TERAHEAP = ("th", "thall")
+TERAHEAP = ("th", "thall", "thjvm")
 CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "th": "TeraHeap",
-                "thall": "TeraHeap, always moved"}
+                "thall": "TeraHeap, always moved", "thjvm": "TeraHeap without the agent"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
           "shutdown_s", "job_s", "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb",
           "major_faults", "checksum", "log", "agent_options"]
@@ -98,7 +100,7 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
         options += [args.agent_options] if args.agent_options else []
         agent = f"-javaagent:{AGENT}" + ("=" + ",".join(options) if options else "")
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
-                f"-XX:TeraHeapPath={args.h2_dir or run_dir}", agent]
+                f"-XX:TeraHeapPath={args.h2_dir or run_dir}"] + ([] if args.config == "thjvm" else [agent])
     else:
         die(f"unknown configuration '{args.config}': use one of {', '.join(ALL_CONFIGS)}")
     cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags",
