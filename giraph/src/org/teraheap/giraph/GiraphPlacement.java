@@ -60,7 +60,7 @@ public final class GiraphPlacement {
         this.verbose = verbose || verify;
         this.samples = verify ? new Samples() : null;
         this.moveAt = moveAt;
-        this.pressureSweep = PressureSweep.create(this, sweepPercent);
+        this.pressureSweep = new PressureSweep(this, sweepPercent);
         this.h1Pressure = H1Pressure.install(pressureSweep::afterFullGc);
     }
 

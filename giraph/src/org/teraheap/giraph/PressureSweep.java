@@ -40,14 +40,10 @@ final class PressureSweep {
     /** The edge store is not one this class knows: edges are not swept (messages still are). */
     private volatile boolean edgeStoreUnknown;
 
-    private PressureSweep(GiraphPlacement placement, int occupancyPercent) {
+    /** Sweeps after full GCs that leave the old generation {@code occupancyPercent} full; 0: never. */
+    PressureSweep(GiraphPlacement placement, int occupancyPercent) {
         this.placement = placement;
         this.occupancyPercent = occupancyPercent;
-    }
-
-    /** A percent of 0 turns sweeping off. */
-    static PressureSweep create(GiraphPlacement placement, int occupancyPercent) {
-        return new PressureSweep(placement, occupancyPercent);
     }
 
     /** A worker loads its graph; the edges join the group {@code edgesLabel}. */

@@ -92,8 +92,9 @@ public final class TeraHeapGiraphAgent {
             return;
         }
         GiraphPlacement.install(verbose, verify, sweepAt, moveAt);
-        GiraphPlacement.log("edges and messages go to H2 (%d MB)",
-            TeraHeap.stats().capacityBytes() >> 20);
+        GiraphPlacement.log("edges and messages go to H2 (%d MB) %s", TeraHeap.stats().capacityBytes() >> 20,
+            moveAt == 0 ? "as soon as they are complete"
+                : "once a full GC leaves the old generation at least " + moveAt + "% full");
 
         new AgentBuilder.Default()
             .disableClassFormatChanges()

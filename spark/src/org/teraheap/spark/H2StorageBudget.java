@@ -26,10 +26,11 @@ import org.teraheap.TeraHeap;
  * <p>A block is built in H1, and Spark counts it in H1's storage pool while it unrolls: its
  * objects really are in H1 then. Once the block is in the memory store, {@link #adopt} moves its
  * count from H1's pool to this budget, if H2 has room, and tags the block for the move to H2
- * at the next full GC. Or, adopting at eviction, a block stays in H1's pool like any of Spark's
- * until Spark would evict it to make room, and {@link #keepFromEviction} adopts it then instead:
- * while H1's pool holds the cache, nothing moves. So H1's pool only ever holds blocks being built and blocks H2 had no room
- * for, and a full H1 pool no longer spills or drops blocks that live in H2. When H2's budget is
+ * at the next full GC. So H1's pool only ever holds blocks being built and blocks H2 had no room
+ * for, and a full H1 pool no longer spills or drops blocks that live in H2. Or, adopting at
+ * eviction ({@code adopt=evicted}), a block stays in H1's pool like any of Spark's until Spark
+ * would evict it to make room, and {@link #keepFromEviction} adopts it then instead: while H1's
+ * pool holds the cache, nothing moves. When H2's budget is
  * used up, a block simply stays counted in H1, untagged: Spark's usual path.
  *
  * <p>An adopted block stays in H1 until the next full GC moves it, so until then it is
@@ -202,20 +203,21 @@ public final class H2StorageBudget {
      * iterating: nothing here may look an entry up): true if Spark must not evict the block. It is
      * counted here already (evicting it frees no H1); or, adopting at eviction, it was adopted now
      * (whatever Spark thought of it: a block of the RDD being cached is welcome in H2 too), or
-     * enough was adopted already in this eviction and nothing more need go.
+     * enough was adopted already in this eviction and nothing more need go. {@code evictable} is
+     * Spark's own answer.
      */
     public static boolean keepFromEviction(BlockId block, MemoryEntry<?> entry, MemoryMode mode,
-                                           MemoryManager memoryManager,
+                                           boolean evictable, MemoryManager memoryManager,
                                            LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
         H2StorageBudget budget = get();
+        long[] eviction = EVICTING.get();
+        if (budget == null || (!evictable && eviction == null)) {
+            return false;   // Spark keeps it anyway
+        }
         try {
-            if (budget == null) {
-                return false;
-            }
             if (budget.holds(block)) {
                 return true;
             }
-            long[] eviction = EVICTING.get();
             if (eviction == null || mode != MemoryMode.ON_HEAP) {
                 return false;
             }

@@ -71,7 +71,7 @@ final class MemoryStoreAdvice {
                          @Advice.Return(readOnly = false) boolean evictable,
                          @Advice.FieldValue("memoryManager") MemoryManager memoryManager,
                          @Advice.FieldValue("entries") LinkedHashMap<BlockId, MemoryEntry<?>> entries) {
-            if (H2StorageBudget.keepFromEviction(block, entry, mode, memoryManager, entries)) {
+            if (H2StorageBudget.keepFromEviction(block, entry, mode, evictable, memoryManager, entries)) {
                 evictable = false;
             }
         }
