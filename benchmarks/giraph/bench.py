@@ -24,6 +24,8 @@ Configurations, all on build/jdk with the Parallel collector, one worker, 2 comp
   th   TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-giraph.jar
   thjvm  (not run by default) TeraHeap's JVM with H2 as th, without the agent: nothing is tagged,
        so it is Giraph in H1 on TeraHeap's JVM (the agent's cost is th's time minus this one)
+  h1   (not run by default) Giraph in memory on the stock JVM with heap H, under the cap: what
+       a user whose graph nearly fits runs, and thjvm's baseline (the same job on the stock JVM)
   thall  (not run by default) the agent as it was before 2026-11-29: the edges and every
        superstep's messages advised to move, sweeps from 50% (its options moveAt=0,sweepAt=50)
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
@@ -59,10 +61,11 @@ DEFAULT_CSV = BUILD / "bench" / "giraph.csv"
 
 WORKLOADS = ["pr", "cdlp", "wcc", "bfs", "sssp"]
 CONFIGS = ["ooc", "mem", "th"]
-EXTRA_CONFIGS = ["thall", "thjvm"]
+EXTRA_CONFIGS = ["h1", "thall", "thjvm"]
 ALL_CONFIGS = CONFIGS + EXTRA_CONFIGS
 TERAHEAP = ("th", "thall", "thjvm")
-CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "th": "TeraHeap",
+CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "h1": "Giraph in H1",
+                "th": "TeraHeap",
                 "thall": "TeraHeap, always moved", "thjvm": "TeraHeap without the agent"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
           "shutdown_s", "job_s", "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb",
@@ -95,6 +98,8 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
                     f"giraph.partitionsDirectory={run_dir}/ooc"]
     elif args.config == "mem":
         cmd += [f"-Xmx{mb(mem_heap)}m"]
+    elif args.config == "h1":
+        cmd += [f"-Xmx{mb(heap)}m"]
     elif args.config in TERAHEAP:
         options = ["moveAt=0", "sweepAt=50"] if args.config == "thall" else []
         options += [args.agent_options] if args.agent_options else []

@@ -45,6 +45,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   hyf, hyl, hyla  the hybrid DRAM/NVM RDD cache (build/hybrid-spark.jar, docs/hybrid.md) in its
       flat, layered and layered + AMP modes: Parallel GC, heap H, MEMORY_AND_DISK, the emulated NVM
       tier; --hybrid-options adds agent options (e.g. dram=0.0625,bandwidth=0.25,oe=4)
+  hyff, hylf  the hybrid cache, flat and layered, with its file tier in TeraHeap's place: a file
+      as large as H2 in H2's directory, DRAM all of Spark's storage pool (heap H)
 run and suite take --storage LEVEL (every configuration at that level, e.g. MEMORY_ONLY) and
 --memory-fraction F (spark.memory.fraction; the paper of the hybrid cache runs 0.9).
 run and suite take --spark VERSION: another Spark release than make's, built first by
@@ -118,23 +120,28 @@ STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC",
          "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thu", "thev", "hyf", "hyl", "hyla"]
+EXTRA_CONFIGS = ["thd", "thu", "thev", "hyf", "hyl", "hyla", "hyff", "hylf"]
 # The configurations that run TeraHeap (thev: the agent's adopt=evicted, blocks taken into H2 only
 # when Spark would evict them from a full H1 storage pool).
 TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev")
 HYBRID_AGENT = BUILD / "hybrid-spark.jar"
 HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
+HYBRID_FILE_MODES = {"hyff": "flat", "hylf": "layered"}
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
                 "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
                 "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped",
                 "thev": "TeraHeap, H2 at eviction", "hyf": "Hybrid, flat",
-                "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP"}
+                "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP",
+                "hyff": "Hybrid, flat, file", "hylf": "Hybrid, layered, file"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
           "wall_s", "other_s", "sd_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "cached_mb",
           "peak_mb", "checksum", "tolerance", "log", "major_faults", "read_mb",
           "h2_peak_mb", "h2_cached_at_peak_mb", "h2_worst_excess_mb", "h2_samples",
           "h2_dropped_mb", "storage", "hybrid_options", "placed_dram_blocks", "placed_nvm_blocks",
-          "sync_blocks", "async_blocks", "async_share", "nvm_wait_s"]
+          "sync_blocks", "async_blocks", "async_share", "nvm_wait_s", "file_moved_blocks", "file_reads",
+          "file_full"]
+# The hybrid cache agent's figures a row keeps (from its summary line).
+HYBRID_FIELDS = FIELDS[FIELDS.index("placed_dram_blocks"):]
 
 # Stack frames that are serialization or deserialization (Kryo's read and write paths, and
 # Spark's streams around them), as the papers' profiler attributed S/D time.
@@ -163,10 +170,14 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}",
                 f"-javaagent:{AGENT}" + ("=adopt=evicted" if config == "thev" else "")]
-    elif config in HYBRID_MODES:
+    elif config in HYBRID_MODES or config in HYBRID_FILE_MODES:
         if not HYBRID_AGENT.exists():
             die(f"{HYBRID_AGENT} is missing: run make first")
-        options = ",".join(["mode=" + HYBRID_MODES[config]] + ([hybrid_options] if hybrid_options else []))
+        if config in HYBRID_MODES:
+            options = ["mode=" + HYBRID_MODES[config]]
+        else:
+            options = ["mode=" + HYBRID_FILE_MODES[config], f"nvm={h2_dir or run_dir}", f"nvmSize={mb(h2)}m"]
+        options = ",".join(options + ([hybrid_options] if hybrid_options else []))
         cmd += ["-XX:+UseParallelGC", f"-Xmx{mb(heap)}m", f"-javaagent:{HYBRID_AGENT}={options}"]
     elif config == "thd":
         cmd += ["-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1", f"-XX:TeraHeapSize={mb(h2)}m",
@@ -251,10 +262,9 @@ def run(args):
            "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
            "major_faults": faults, "read_mb": capped.read_mb, "storage": result.get("storage", ""),
            "hybrid_options": args.hybrid_options or ""}
-    if args.config in HYBRID_MODES:
+    if args.config in HYBRID_MODES or args.config in HYBRID_FILE_MODES:
         summary = hybrid_summary(log)
-        row.update({k: summary.get(k, "") for k in ("placed_dram_blocks", "placed_nvm_blocks", "sync_blocks",
-                                                     "async_blocks", "async_share", "nvm_wait_s")})
+        row.update({k: summary.get(k, "") for k in HYBRID_FIELDS})
     if report_s is not None:
         # The most H2 held: after any full GC of the run, or at a job's end (--gc-each-job).
         peak = max(h2_peak_bytes(run_dir / "gc.log", report_s), int(result["h2_peak_bytes"]))

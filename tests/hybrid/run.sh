@@ -4,7 +4,8 @@
 # Spark 3.5 in local mode, with the emulated NVM tier: each mode at each storage level gives the
 # right results, with blocks in both tiers and both tiers empty after unpersist; the share of
 # asynchronous migrations is the paper's (flat) or not (layered); bad options, TeraHeap beside it
-# and an unknown Spark give one line. One line per check, "PASS name" or "FAIL name", then
+# and an unknown Spark give one line. The file tier (a mapped file) gives the same results, moves
+# blocks into the file and reads them back, empties it on unpersist, and copes with it full. One line per check, "PASS name" or "FAIL name", then
 # "N passed, N failed".
 #   HYBRID_TEST_CHECKS="flat-memory-only bad-option-dram=2"   runs only these checks
 set -uo pipefail
@@ -75,14 +76,38 @@ done
 # MEMORY_ONLY with more than both tiers hold: blocks that do not fit are recomputed, right.
 check flat-memory-only-full 0 "summary: mode=flat" -javaagent:"$AGENT" -- MEMORY_ONLY 24 8 both-tiers
 
+# The file tier: NVM a mapped file, DRAM all of the pool (about 125 MB); 24 partitions of 8 MB.
+NVM_DIR=$OUT/nvm
+mkdir -p "$NVM_DIR"
+FILE="nvm=$NVM_DIR,nvmSize=512m"
+for level in MEMORY_ONLY MEMORY_AND_DISK MEMORY_AND_DISK_SER; do
+  lower=$(echo "$level" | tr 'A-Z_' 'a-z-')
+  check "file-flat-$lower" 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -- "$level" 24 8 both-tiers async file
+done
+check file-layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
+  -- MEMORY_ONLY 24 8 both-tiers sync file
+# A file too small for the blocks: those it cannot take stay in DRAM, are dropped, recomputed.
+check file-full 0 "file_full=" -javaagent:"$AGENT=nvm=$NVM_DIR,nvmSize=24m" -- MEMORY_ONLY 24 8 both-tiers file-full
+# The file was unlinked as it was made: nothing is left in the directory.
+if wanted file-unlinked; then
+  leftover=$(ls -A "$NVM_DIR")
+  [ -z "$leftover" ]; result file-unlinked $? "$NVM_DIR"
+fi
+
 # Refusals: one line each, Spark left alone, the job's results unchanged.
-for bad in dram=2 fast=yes mode=wide period=0ms oe=65; do
+for bad in dram=2 fast=yes mode=wide period=0ms oe=65 nvm=/nonexistent nvmSize=lots nvmSize=1g; do
   if wanted "bad-option-$bad"; then
-    refuses_in_one_line "$OUT/logs/bad-option-$bad.log" "agent option '$bad'" \
-      "$JDK/bin/java" -javaagent:"$AGENT=$bad" -version
-    result "bad-option-$bad" $? "$OUT/logs/bad-option-$bad.log"
+    log="$OUT/logs/bad-option-${bad//\//_}.log"
+    refuses_in_one_line "$log" "agent option '$bad'" "$JDK/bin/java" -javaagent:"$AGENT=$bad" -version
+    result "bad-option-$bad" $? "$log"
   fi
 done
+if wanted bad-option-dram-with-file; then
+  refuses_in_one_line "$OUT/logs/bad-option-dram-with-file.log" "agent option 'dram=0.5'" \
+    "$JDK/bin/java" -javaagent:"$AGENT=nvm=$NVM_DIR,dram=0.5" -version
+  result bad-option-dram-with-file $? "$OUT/logs/bad-option-dram-with-file.log"
+fi
+check file-too-large 1 "does not fit in" -javaagent:"$AGENT=nvm=$NVM_DIR,nvmSize=64t" -- MEMORY_ONLY 4 1 untiered
 check beside-teraheap 0 "the hybrid cache and TeraHeap would take the same blocks" \
   -XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath="${TMPDIR:-/tmp}" -javaagent:"$AGENT" \
   -- MEMORY_ONLY 4 1 untiered

@@ -1,6 +1,10 @@
 package org.teraheap.hybrid;
 
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
+
+import org.apache.spark.storage.BlockId;
 
 /**
  * Emulated NVM writes, the paper's method (§5.2): the NVM tier is part of the heap's storage
@@ -8,16 +12,59 @@ import java.util.concurrent.locks.LockSupport;
  * the bandwidth: each write reserves the next free interval of the device's time and waits until
  * its end, so concurrent writes queue as they would on one device.
  */
-final class EmulatedNvm {
+final class EmulatedNvm implements NvmTier {
     /** Below this, a wait spins: parking cannot wake within a millisecond (the paper's Table 2). */
     private static final long SPIN_NANOS = 1_000_000L;
 
+    private final double dramBytesPerSecond;
     private final double bytesPerNano;
     private long deviceFreeAt = System.nanoTime();   // when the device's queue is empty
     private long waitedNanos;
 
-    EmulatedNvm(double bytesPerSecond) {
-        this.bytesPerNano = bytesPerSecond / 1e9;
+    /** NVM writing at {@code fraction} of DRAM's copy rate, {@code dramBytesPerSecond}. */
+    EmulatedNvm(double dramBytesPerSecond, double fraction) {
+        this.dramBytesPerSecond = dramBytesPerSecond;
+        this.bytesPerNano = dramBytesPerSecond * fraction / 1e9;
+    }
+
+    /** A migration is the block's write: the block itself stays where Spark put it. */
+    @Override
+    public boolean migrate(BlockId block, long bytes, boolean lockedByCaller) {
+        write(bytes);
+        return true;
+    }
+
+    @Override
+    public boolean place(BlockId block, long bytes, long writtenWhileUnrolling) {
+        write(bytes - writtenWhileUnrolling);
+        return true;
+    }
+
+    @Override
+    public void unrollMoved(long bytes) {
+        write(bytes);
+    }
+
+    /** Its room is the storage pool's, which Spark keeps. */
+    @Override
+    public boolean hasRoom() {
+        return true;
+    }
+
+    @Override
+    public boolean inStoragePool() {
+        return true;
+    }
+
+    @Override
+    public void addTo(Map<String, Long> figures) {
+        figures.put("nvm_wait_ns", waitedNanos());
+    }
+
+    @Override
+    public String describe() {
+        return String.format(Locale.ROOT, "emulated NVM writing at %.2f GB/s (DRAM's measured copy rate %.2f GB/s)",
+            bytesPerSecond() / 1e9, dramBytesPerSecond / 1e9);
     }
 
     double bytesPerSecond() {
@@ -41,7 +88,8 @@ final class EmulatedNvm {
     }
 
     /** Time writers spent waiting for the device, queueing included. */
-    synchronized long waitedNanos() {
+    @Override
+    public synchronized long waitedNanos() {
         return waitedNanos;
     }
 

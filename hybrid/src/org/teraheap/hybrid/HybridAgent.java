@@ -1,5 +1,6 @@
 package org.teraheap.hybrid;
 
+import java.io.File;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
@@ -14,7 +15,8 @@ import org.teraheap.spark.SparkWeaver.Weave;
 
 /**
  * The Java agent of the hybrid DRAM/NVM RDD cache (docs/hybrid.md): Spark's cached RDD blocks in
- * two memory tiers, DRAM and a slower, emulated NVM, with the paper's flat or layered store.
+ * two memory tiers, DRAM and a slower NVM (emulated, or a file on a device), with the paper's flat
+ * or layered store.
  *
  * <p>Given as {@code -javaagent:hybrid-spark.jar[=options]} to the driver and the executors. It
  * weaves advice into unmodified Spark 3.5's {@code MemoryStore}, all or nothing (a method not in
@@ -45,6 +47,13 @@ public final class HybridAgent {
             MemoryStoreAdvice.PutBytes.class),
         new Weave(MEMORY_STORE, "remove", "(" + BLOCK_ID + ")Z", MemoryStoreAdvice.Remove.class),
         new Weave(MEMORY_STORE, "clear", "()V", MemoryStoreAdvice.Clear.class),
+        new Weave(MEMORY_STORE, "contains", "(" + BLOCK_ID + ")Z", MemoryStoreAdvice.Contains.class),
+        new Weave(MEMORY_STORE, "getValues", "(" + BLOCK_ID + ")Lscala/Option;", MemoryStoreAdvice.GetValues.class),
+        new Weave(MEMORY_STORE, "getBytes", "(" + BLOCK_ID + ")Lscala/Option;", MemoryStoreAdvice.GetBytes.class),
+        new Weave(MEMORY_STORE, "getSize", "(" + BLOCK_ID + ")J", MemoryStoreAdvice.GetSize.class),
+        new Weave("org.apache.spark.storage.BlockManagerMaster", "registerBlockManager",
+            "(Lorg/apache/spark/storage/BlockManagerId;[Ljava/lang/String;JJLorg/apache/spark/rpc/RpcEndpointRef;Z)"
+            + "Lorg/apache/spark/storage/BlockManagerId;", BlockManagerMasterAdvice.Register.class),
         new Weave(MEMORY_STORE, "evictBlocksToFreeSpace", "(Lscala/Option;J" + MEMORY_MODE + ")J",
             MemoryStoreAdvice.Evict.class),
         new Weave("org.apache.spark.storage.BlockManager", "dropFromMemory", "(" + BLOCK_ID + "Lscala/Function0;"
@@ -83,8 +92,7 @@ public final class HybridAgent {
             if (release == null) {
                 return;
             }
-            double dram = EmulatedNvm.measureDramBandwidth();
-            EmulatedNvm nvm = new EmulatedNvm(dram * options.bandwidth);
+            NvmTier nvm = tier(options);
             HybridStore store = HybridStore.install(options, nvm);
             if (options.mode != HybridOptions.Mode.LAYERED) {
                 MigrationMonitor.start(store, options);
@@ -95,16 +103,30 @@ public final class HybridAgent {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 if (store.attached()) {
                     System.err.println(store.counters.summary(options, nvm)
+                        + (nvm instanceof FileTier ? ((FileTier) nvm).summary() : "")
                         + (store.oe == null ? "" : store.oe.summary()));
                 }
             }, "hybrid-spark-summary"));
-            System.err.printf(Locale.ROOT, "[hybrid-spark] Spark %s: RDD cache in DRAM and emulated NVM: %s; "
-                + "NVM writes at %.2f GB/s (DRAM's measured copy rate %.2f GB/s)%n", release.version(), options,
-                nvm.bytesPerSecond() / 1e9, dram / 1e9);
+            System.err.printf(Locale.ROOT, "[hybrid-spark] Spark %s: RDD cache in DRAM and %s: %s%n",
+                release.version(), nvm.describe(), options);
             weaver.install(instrumentation);
         } catch (RuntimeException | LinkageError e) {
             System.err.println("[hybrid-spark] cannot read Spark's classes (" + e
                 + "): Spark is left alone, cached blocks stay in Spark's own store");
+        }
+    }
+
+    /** The NVM tier the options ask for; a file that cannot be made stops the JVM with one line. */
+    private static NvmTier tier(HybridOptions options) {
+        if (options.nvmDirectory == null) {
+            return new EmulatedNvm(EmulatedNvm.measureDramBandwidth(), options.bandwidth);
+        }
+        try {
+            return FileTier.install(NvmFile.create(new File(options.nvmDirectory), options.nvmSize));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
+            return null;
         }
     }
 

@@ -56,7 +56,7 @@ final class HybridCounters {
     }
 
     /** One line: the figures the tests and the benchmarks read (key=value, bytes in MB). */
-    synchronized String summary(HybridOptions options, EmulatedNvm nvm) {
+    synchronized String summary(HybridOptions options, NvmTier nvm) {
         long transfers = syncBlocks + asyncBlocks;
         return String.format(Locale.ROOT, "[hybrid-spark] summary: mode=%s pool_mb=%.1f dram_share_mb=%.1f "
             + "placed_dram_blocks=%d placed_dram_mb=%.1f placed_nvm_blocks=%d placed_nvm_mb=%.1f "

@@ -1,5 +1,6 @@
 package org.teraheap.hybrid;
 
+import java.io.File;
 import java.util.Locale;
 
 /**
@@ -35,10 +36,16 @@ final class HybridOptions {
     boolean dynamicUnroll = true;
     /** Opportunistic eviction's window multiplier; 0: off. */
     int oe = 0;
+    /** The file tier's directory; null: the emulated tier. */
+    String nvmDirectory;
+    /** The file tier's size; 0: twice the heap. */
+    long nvmSize;
     /** Threads migrating at once, and the largest batch multiplier: the cores tasks run on. */
     int waveWidth = Runtime.getRuntime().availableProcessors();
 
     private boolean unrollGiven;
+    private String emulatedOnly;
+    private String nvmSizeGiven;
 
     static HybridOptions parse(String text) {
         HybridOptions o = new HybridOptions();
@@ -49,6 +56,16 @@ final class HybridOptions {
         }
         if (!o.unrollGiven) {
             o.dynamicUnroll = o.mode == Mode.FLAT;
+        }
+        if (o.nvmDirectory == null && o.nvmSizeGiven != null) {
+            throw bad(o.nvmSizeGiven, "nvm=<directory>,nvmSize=<size>: nvmSize needs the file tier's directory");
+        }
+        if (o.nvmDirectory != null && o.emulatedOnly != null) {
+            throw bad(o.emulatedOnly, "it with the emulated tier only (no nvm=): in the file tier DRAM is all of "
+                + "Spark's storage pool and the device sets the bandwidth");
+        }
+        if (o.nvmDirectory != null && o.nvmSize == 0) {
+            o.nvmSize = 2 * Runtime.getRuntime().maxMemory();
         }
         return o;
     }
@@ -70,9 +87,21 @@ final class HybridOptions {
             case "dram":
                 dram = fraction(option, value, "dram=<DRAM's share of the storage pool, above 0 and below 1>");
                 require(dram < 1, option, "dram=<DRAM's share of the storage pool, above 0 and below 1>");
+                emulatedOnly = option;
                 break;
             case "bandwidth":
                 bandwidth = fraction(option, value, "bandwidth=<NVM's write bandwidth as a fraction of DRAM's, above 0, at most 1>");
+                emulatedOnly = option;
+                break;
+            case "nvm":
+                File directory = new File(value);
+                require(!value.isEmpty() && directory.isDirectory() && directory.canWrite(), option,
+                    "nvm=<a writable directory on the device for the NVM tier>");
+                nvmDirectory = value;
+                break;
+            case "nvmSize":
+                nvmSize = bytes(option, value, "nvmSize=<the file tier's size, e.g. 2g>");
+                nvmSizeGiven = option;
                 break;
             case "threshold":
                 threshold = fraction(option, value, "threshold=<DRAM use that starts migrations, above 0, at most 1>");
@@ -96,7 +125,7 @@ final class HybridOptions {
                 break;
             default:
                 throw new IllegalArgumentException("hybrid-spark: unknown agent option '" + option + "'; the options are "
-                    + "mode, dram, bandwidth, threshold, period, unroll, oe and cores (docs/hybrid.md)");
+                    + "mode, dram, bandwidth, nvm, nvmSize, threshold, period, unroll, oe and cores (docs/hybrid.md)");
         }
     }
 
@@ -120,6 +149,14 @@ final class HybridOptions {
         }
     }
 
+    private static long bytes(String option, String value, String usage) {
+        String v = value.toLowerCase(Locale.ROOT);
+        int shift = v.endsWith("k") ? 10 : v.endsWith("m") ? 20 : v.endsWith("g") ? 30 : v.endsWith("t") ? 40 : 0;
+        long n = whole(option, shift == 0 ? v : v.substring(0, v.length() - 1), usage);
+        require(n <= Long.MAX_VALUE >> shift, option, usage);
+        return n << shift;
+    }
+
     private static long millis(String option, String value) {
         String usage = "period=<milliseconds, at least 1, e.g. 5ms>";
         return whole(option, value.endsWith("ms") ? value.substring(0, value.length() - 2) : value, usage);
@@ -140,8 +177,10 @@ final class HybridOptions {
         String ahead = mode == Mode.LAYERED ? "no migrations ahead of need"
             : String.format(Locale.ROOT, "migrations from %.0f%% of DRAM every %d ms on up to %d threads",
                             threshold * 100, periodNanos / 1_000_000L, waveWidth);
-        return String.format(Locale.ROOT, "%s, DRAM %.3f of the storage pool, NVM bandwidth %.3f of DRAM's, %s unrolling, %s, %s",
-            mode.optionName(), dram, bandwidth, dynamicUnroll ? "dynamic" : "DRAM-only", ahead,
+        String tiers = nvmDirectory != null ? "DRAM all of the storage pool"
+            : String.format(Locale.ROOT, "DRAM %.3f of the storage pool, NVM bandwidth %.3f of DRAM's", dram, bandwidth);
+        return String.format(Locale.ROOT, "%s, %s, %s unrolling, %s, %s",
+            mode.optionName(), tiers, dynamicUnroll ? "dynamic" : "DRAM-only", ahead,
             oe == 0 ? "no opportunistic eviction" : "opportunistic eviction with a window of " + oe + " evictions");
     }
 }

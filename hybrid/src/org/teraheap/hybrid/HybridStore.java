@@ -2,9 +2,11 @@ package org.teraheap.hybrid;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 
 import org.apache.spark.TaskContext;
@@ -70,7 +72,7 @@ public final class HybridStore {
     private static final ThreadLocal<BlockId> PUTTING = new ThreadLocal<>();
 
     final HybridOptions options;
-    final EmulatedNvm nvm;
+    final NvmTier nvm;
     final HybridCounters counters = new HybridCounters();
     /** Opportunistic eviction, if on. */
     final OpportunisticEviction oe;
@@ -89,13 +91,13 @@ public final class HybridStore {
     private long averageCount;
     private long averageBytes;
 
-    private HybridStore(HybridOptions options, EmulatedNvm nvm) {
+    private HybridStore(HybridOptions options, NvmTier nvm) {
         this.options = options;
         this.nvm = nvm;
         this.oe = options.oe > 0 ? new OpportunisticEviction(options.oe) : null;
     }
 
-    static HybridStore install(HybridOptions options, EmulatedNvm nvm) {
+    static HybridStore install(HybridOptions options, NvmTier nvm) {
         instance = new HybridStore(options, nvm);
         return instance;
     }
@@ -108,6 +110,9 @@ public final class HybridStore {
         HybridStore s = instance;
         if (s != null) {
             s.attach(memoryManager, entries);
+            if (s.nvm instanceof FileTier) {
+                ((FileTier) s.nvm).attach(memoryManager, entries, blockInfo, serializers);
+            }
             if (s.oe != null && evictionHandler instanceof BlockManager) {
                 s.oe.attach(memoryManager, entries, blockInfo, serializers, (BlockManager) evictionHandler);
             }
@@ -137,7 +142,8 @@ public final class HybridStore {
         synchronized (this) {
             this.memoryManager = memoryManager;
             this.entries = entries;
-            dramShare = (long) (options.dram * pool);
+            // In the file tier NVM is outside the pool: DRAM is all of it.
+            dramShare = nvm.inStoragePool() ? (long) (options.dram * pool) : pool;
             blocks.clear();
             unrolls.clear();
             dramBlocks = nvmBlocks = dramUnroll = nvmUnroll = inFlight = 0;
@@ -232,8 +238,9 @@ public final class HybridStore {
         return context == null ? -1L : context.taskAttemptId();
     }
 
+    /** DRAM's room left; in the file tier a block unrolling for NVM takes DRAM's room too, until it is stored. */
     private long dramFree() {
-        return dramShare - dramBlocks - dramUnroll;
+        return dramShare - dramBlocks - dramUnroll - (nvm.inStoragePool() ? 0 : nvmUnroll);
     }
 
     private Unroll unroll(long task, BlockId block) {
@@ -271,7 +278,7 @@ public final class HybridStore {
             }
             u.bytes += bytes;
             count(u.tier, bytes);
-            short_ = u.tier == Tier.DRAM && dramFree() < 0;
+            short_ = (u.tier == Tier.DRAM || !nvm.inStoragePool()) && dramFree() < 0;
         }
         if (short_ && !makeRoom()) {
             moveUnrollToNvm(task, block);
@@ -281,7 +288,7 @@ public final class HybridStore {
     private Tier firstTier(long request) {
         if (options.dynamicUnroll) {
             long average = averageCount == 0 ? 0 : averageBytes / averageCount;
-            if (Math.max(request, 2 * average) > dramFree()) {
+            if (Math.max(request, 2 * average) > dramFree() && nvm.hasRoom()) {
                 return Tier.NVM;
             }
         }
@@ -359,7 +366,7 @@ public final class HybridStore {
             }
             add(block, storedBytes, tier);
         }
-        placed(tier, storedBytes, written);
+        placed(block, tier, storedBytes, written);
     }
 
     private void add(BlockId block, long bytes, Tier tier) {
@@ -381,14 +388,23 @@ public final class HybridStore {
     }
 
     /**
-     * A block just stored in NVM was written there as it unrolled: the task pays the write, less
-     * what it wrote when its unroll left DRAM.
+     * A block just stored in NVM goes there now, by the task that stored it: the task pays the
+     * write, less what it wrote when its unroll left DRAM. A block NVM cannot take stays in DRAM.
      */
-    private void placed(Tier tier, long bytes, long alreadyWritten) {
-        counters.placed(tier, bytes);
-        if (tier == Tier.NVM) {
-            nvm.write(bytes - alreadyWritten);
+    private void placed(BlockId block, Tier tier, long bytes, long alreadyWritten) {
+        if (tier == Tier.NVM && !nvm.place(block, bytes, alreadyWritten)) {
+            tier = Tier.DRAM;
+            synchronized (this) {
+                Block b = blocks.get(block);
+                if (b != null && b.tier == Tier.NVM) {
+                    b.tier = Tier.DRAM;
+                    nvmBlocks -= b.bytes;
+                    dramBlocks += b.bytes;
+                    counters.tiersNow(dramBlocks, nvmBlocks);
+                }
+            }
         }
+        counters.placed(tier, bytes);
     }
 
     private synchronized void forget(BlockId block) {
@@ -427,6 +443,7 @@ public final class HybridStore {
     private boolean makeRoom() {
         // Waits for asynchronous migrations at most this long: past it, the block unrolls in NVM.
         long giveUp = System.nanoTime() + 5_000_000_000L;
+        Set<BlockId> refused = new HashSet<>();   // by the tier: busy, or no room for them
         synchronized (memoryManager) {
             while (true) {
                 BlockId victim;
@@ -435,7 +452,10 @@ public final class HybridStore {
                         return true;
                     }
                 }
-                List<BlockId> chosen = leastRecentlyUsedInDram(1);
+                if (!nvm.hasRoom()) {
+                    return false;
+                }
+                List<BlockId> chosen = leastRecentlyUsedInDram(1, refused);
                 if (chosen.isEmpty()) {
                     synchronized (this) {
                         if (inFlight == 0 || System.nanoTime() - giveUp > 0) {
@@ -451,8 +471,12 @@ public final class HybridStore {
                     continue;
                 }
                 victim = chosen.get(0);
-                nvm.write(migratingBytes(victim));
-                migrated(victim, false);
+                if (nvm.migrate(victim, migratingBytes(victim), false)) {
+                    migrated(victim, false);
+                } else {
+                    notMigrated(victim);
+                    refused.add(victim);
+                }
             }
         }
     }
@@ -471,14 +495,14 @@ public final class HybridStore {
             bytes = u.bytes - u.committing;
             u.writtenToNvm += bytes;
         }
-        nvm.write(bytes);   // placed, not migrated: the block was never stored in DRAM
+        nvm.unrollMoved(bytes);   // placed, not migrated: the block was never stored in DRAM
     }
 
     /**
      * Marks up to {@code bytes} (at least one block) of DRAM's least recently used blocks, not
-     * already migrating, as migrating; Spark's {@code entries} is in access order.
+     * already migrating nor in {@code skip}, as migrating; Spark's {@code entries} is in access order.
      */
-    List<BlockId> leastRecentlyUsedInDram(long bytes) {
+    List<BlockId> leastRecentlyUsedInDram(long bytes, Set<BlockId> skip) {
         List<BlockId> chosen = new ArrayList<>();
         LinkedHashMap<BlockId, ?> lru = entries;
         synchronized (lru) {
@@ -486,7 +510,7 @@ public final class HybridStore {
             for (BlockId id : lru.keySet()) {
                 synchronized (this) {
                     Block b = blocks.get(id);
-                    if (b != null && b.tier == Tier.DRAM && !b.migrating) {
+                    if (b != null && b.tier == Tier.DRAM && !b.migrating && !skip.contains(id)) {
                         b.migrating = true;
                         inFlight += b.bytes;
                         chosen.add(id);
@@ -553,6 +577,7 @@ public final class HybridStore {
             f.put("in_flight_bytes", s.inFlight);
         }
         s.counters.addTo(f);
+        s.nvm.addTo(f);
         if (s.oe != null) {
             s.oe.addTo(f);
         }
@@ -567,7 +592,7 @@ public final class HybridStore {
 
     /** DRAM's use, blocks and unrolls, as a fraction of its share. */
     synchronized double dramUse() {
-        return dramShare == 0 ? 0 : (double) (dramBlocks + dramUnroll) / dramShare;
+        return dramShare == 0 ? 0 : (double) (dramShare - dramFree()) / dramShare;
     }
 
     synchronized long averageBlock() {

@@ -8,6 +8,8 @@ import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockInfoManager;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import scala.Option;
 import scala.util.Either;
 import scala.util.Right;
 
@@ -101,12 +103,68 @@ final class MemoryStoreAdvice {
         }
     }
 
-    /** {@code remove(blockId)}: eviction, unpersist and block removal all pass here. */
+    /**
+     * {@code remove(blockId)}: eviction, unpersist and block removal all pass here; a block in
+     * the file tier is removed from it.
+     */
     static final class Remove {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.Argument(0) BlockId block, @Advice.Return boolean removed) {
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Return(readOnly = false) boolean removed) {
+            if (!removed && FileTier.remove(block)) {
+                removed = true;
+            }
             if (removed) {
                 HybridStore.removed(block);
+            }
+        }
+    }
+
+    /** {@code contains(blockId)}: a block in the file tier is in the store. */
+    static final class Contains {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Return(readOnly = false) boolean contains) {
+            if (!contains && FileTier.holds(block)) {
+                contains = true;
+            }
+        }
+    }
+
+    /** {@code getValues(blockId)}: a block in the file tier is read back from it. */
+    static final class GetValues {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block,
+                         @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Option<?> values) {
+            if (values.isEmpty()) {
+                values = FileTier.valuesOf(block);
+            }
+        }
+    }
+
+    /** {@code getBytes(blockId)}: a serialized block in the file tier is read back from it. */
+    static final class GetBytes {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block,
+                         @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Option<?> bytes) {
+            if (bytes.isEmpty()) {
+                bytes = FileTier.bytesOf(block);
+            }
+        }
+    }
+
+    /**
+     * {@code getSize(blockId)}: Spark's body would dereference the missing entry of a block in the
+     * file tier; it is skipped for one, and the size Spark counted returned.
+     */
+    static final class GetSize {
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+        static long enter(@Advice.Argument(0) BlockId block) {
+            return FileTier.sizeOf(block) + 1;   // 0 (not in the file): Spark's body runs
+        }
+
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.Enter long inFile, @Advice.Return(readOnly = false) long size) {
+            if (inFile != 0) {
+                size = inFile - 1;
             }
         }
     }
@@ -137,6 +195,7 @@ final class MemoryStoreAdvice {
     static final class Clear {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit() {
+            FileTier.clear();
             HybridStore.cleared();
         }
     }

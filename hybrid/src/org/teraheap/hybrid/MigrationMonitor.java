@@ -1,5 +1,6 @@
 package org.teraheap.hybrid;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -44,7 +45,7 @@ final class MigrationMonitor {
 
     private void check() {
         try {
-            if (!store.attached() || store.dramUse() < options.threshold) {
+            if (!store.attached() || store.dramUse() < options.threshold || !store.nvm.hasRoom()) {
                 multiplier = initialMultiplier;
                 return;
             }
@@ -57,16 +58,21 @@ final class MigrationMonitor {
             if (target <= 0) {
                 return;
             }
-            List<BlockId> chosen = store.leastRecentlyUsedInDram(target);
+            List<BlockId> chosen = store.leastRecentlyUsedInDram(target, Collections.emptySet());
             for (int i = 0; i < chosen.size(); i++) {
                 BlockId id = chosen.get(i);
                 long bytes = store.migratingBytes(id);
                 try {
                     migrations.execute(() -> {
+                        boolean moved = false;
                         try {
-                            store.nvm.write(bytes);
+                            moved = store.nvm.migrate(id, bytes, false);
                         } finally {
-                            store.migrated(id, true);
+                            if (moved) {
+                                store.migrated(id, true);
+                            } else {
+                                store.notMigrated(id);
+                            }
                         }
                     });
                 } catch (RuntimeException e) {

@@ -1,11 +1,9 @@
 package org.teraheap.hybrid;
 
 import java.io.OutputStream;
-import java.lang.reflect.Array;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,7 +17,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.spark.memory.MemoryManager;
-import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.serializer.SerializerManager;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.BlockInfo;
@@ -196,31 +193,17 @@ final class OpportunisticEviction {
                 }
                 BlockId id = e.getKey();
                 if (!id.isRDD() || written.contains(id) || queued.contains(id) || onDisk.contains(id)
-                        || !onHeap(e.getValue())) {
+                        || !MemoryEntries.onHeap(e.getValue())) {
                     continue;
                 }
                 Option<BlockInfo> info = blockInfo.get(id);
                 if (info.isDefined() && info.get().level().useDisk()) {
                     chosen.add(new Candidate(id, e.getValue(), info.get()));
-                    total += size(e.getValue());
+                    total += MemoryEntries.size(e.getValue());
                 }
             }
         }
         return chosen;
-    }
-
-    private static boolean onHeap(Object entry) {
-        if (entry instanceof DeserializedMemoryEntry) {
-            return ((DeserializedMemoryEntry<?>) entry).memoryMode() == MemoryMode.ON_HEAP;
-        }
-        return entry instanceof SerializedMemoryEntry && ((SerializedMemoryEntry<?>) entry).memoryMode() == MemoryMode.ON_HEAP;
-    }
-
-    private static long size(Object entry) {
-        if (entry instanceof DeserializedMemoryEntry) {
-            return ((DeserializedMemoryEntry<?>) entry).size();
-        }
-        return entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).size() : 0;
     }
 
     /** Writes the block to disk as Spark's eviction would, under a read lock, if it is still cached to go there. */
@@ -248,7 +231,7 @@ final class OpportunisticEviction {
                     @Override
                     public BoxedUnit apply(WritableByteChannel channel) {
                         OutputStream out = Channels.newOutputStream(channel);
-                        serializers.dataSerializeStream(id, out, JavaConverters.asScalaIterator(elements(values)),
+                        serializers.dataSerializeStream(id, out, JavaConverters.asScalaIterator(MemoryEntries.elements(values)),
                             (scala.reflect.ClassTag) info.classTag());
                         return BoxedUnit.UNIT;
                     }
@@ -261,29 +244,11 @@ final class OpportunisticEviction {
             written.add(id);
             synchronized (this) {
                 writtenAhead++;
-                writtenAheadBytes += size(entry);
+                writtenAheadBytes += MemoryEntries.size(entry);
             }
         } finally {
             blockInfo.unlock(id, Option.empty());
         }
-    }
-
-    /** The elements of a block's array (of objects or of primitives), boxed as Spark's iterator gives them. */
-    private static Iterator<Object> elements(Object array) {
-        int n = Array.getLength(array);
-        return new Iterator<Object>() {
-            private int i;
-
-            @Override
-            public boolean hasNext() {
-                return i < n;
-            }
-
-            @Override
-            public Object next() {
-                return Array.get(array, i++);
-            }
-        };
     }
 
     synchronized void addTo(Map<String, Long> f) {

@@ -6,10 +6,13 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.StorageLevel;
 import org.teraheap.hybrid.HybridStore;
+import scala.collection.JavaConverters;
 
 /**
  * One scenario of the hybrid cache on unmodified Spark, in local mode: an RDD of known content
@@ -22,7 +25,9 @@ import org.teraheap.hybrid.HybridStore;
  * {@code untiered} (the agent is not in the way: no tier figures), {@code oe} (opportunistic
  * eviction wrote blocks ahead, evictions of those skipped their write, none was written twice),
  * {@code two-rdds} (the partitions split over two RDDs read in turn: Spark evicts a block only
- * for another RDD's).
+ * for another RDD's), {@code file} (the file tier: blocks moved into the file and read back from
+ * it, the file empty and whole again after unpersist), {@code file-full} (the file tier ran out of
+ * room: blocks stayed in DRAM).
  */
 public final class HybridCheck {
     private static final int LONGS_PER_RECORD = 16;
@@ -89,10 +94,27 @@ public final class HybridCheck {
                 check(f.get("oe_skipped_writes") > 0, "evictions that found their block on disk already: " + f.get("oe_skipped_writes"));
                 check(f.get("oe_double_writes") == 0, "no block written twice: " + f.get("oe_double_writes"));
             }
+            if (expect.contains("file")) {
+                check(f.get("file_moved_blocks") > 0 && f.get("file_reads") > 0,
+                      "blocks moved into the file (" + f.get("file_moved_blocks") + ") and read back from it ("
+                      + f.get("file_reads") + ")");
+                check(f.get("file_used_bytes") > 0 && f.get("file_used_bytes") <= f.get("file_capacity_bytes"),
+                      "the file holds blocks, within its capacity: " + f.get("file_used_bytes") + " of "
+                      + f.get("file_capacity_bytes"));
+            }
+            if (expect.contains("file-full")) {
+                check(f.get("file_full") > 0, "blocks found the file full: " + f.get("file_full"));
+            }
             for (JavaRDD<long[]> data : rdds) {
                 data.unpersist(true);
             }
+            check(rddBlocksOnDisk(sc) == 0, "unpersist leaves no RDD block on disk: " + rddBlocksOnDisk(sc));
             f = HybridStore.figures();
+            if (expect.contains("file")) {
+                long segments = (f.get("file_capacity_bytes") + (1L << 30) - 1) >> 30;
+                check(f.get("file_blocks") == 0 && f.get("file_used_bytes") == 0 && f.get("file_free_runs") == segments,
+                      "unpersist empties the file, each segment one free run again: " + f);
+            }
             if (!f.isEmpty()) {
                 check(f.get("dram_bytes") == 0 && f.get("nvm_bytes") == 0 && f.get("blocks") == 0
                       && f.get("dram_unroll_bytes") == 0 && f.get("nvm_unroll_bytes") == 0
@@ -101,6 +123,14 @@ public final class HybridCheck {
             }
         }
         System.exit(failed ? 1 : 0);
+    }
+
+    private static long rddBlocksOnDisk(JavaSparkContext sc) {
+        long n = 0;
+        for (BlockId id : JavaConverters.seqAsJavaList(SparkEnv.get().blockManager().diskBlockManager().getAllBlocks())) {
+            n += id.isRDD() ? 1 : 0;
+        }
+        return n;
     }
 
     private static List<long[]> records(int partition, int count) {

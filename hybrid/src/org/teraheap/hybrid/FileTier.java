@@ -1,0 +1,373 @@
+package org.teraheap.hybrid;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.spark.memory.MemoryManager;
+import org.apache.spark.memory.MemoryMode;
+import org.apache.spark.serializer.SerializerManager;
+import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.BlockInfoManager;
+import org.apache.spark.storage.memory.DeserializedMemoryEntry;
+import org.apache.spark.storage.memory.SerializedMemoryEntry;
+import org.apache.spark.util.io.ChunkedByteBuffer;
+import org.apache.spark.util.io.ChunkedByteBufferOutputStream;
+import scala.Option;
+import scala.Some;
+import scala.collection.JavaConverters;
+import scala.reflect.ClassTag;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * NVM on a real device: blocks moved out of Spark's memory store into a mapped file
+ * ({@link NvmFile}), serialized with Spark's serializer, and read back as copies on the heap.
+ *
+ * <p>A block in the file has left Spark's {@code entries} and storage pool; the memory store's
+ * lookups ({@code contains}, {@code getValues}, {@code getBytes}, {@code getSize}, {@code remove},
+ * {@code clear}) are advised to find it here. A block moves under its write lock (no reader is
+ * inside it), is in the file before it leaves {@code entries} (a lookup always finds it in one of
+ * the two), and its extent is reused only after its last reader has copied it out. Spark's
+ * eviction never sees a block in the file: it leaves only by removal.
+ */
+public final class FileTier implements NvmTier {
+    private static final int CHUNK = 4 << 20;
+
+    private static volatile FileTier instance;
+
+    /** A block in the file. */
+    private static final class Stored {
+        final NvmFile.Extent extent;
+        final int length;
+        /** The storage memory Spark counted for it, which {@code getSize} keeps reporting. */
+        final long size;
+        /** Stored from serialized bytes (a _SER level): read back as bytes. */
+        final boolean serialized;
+        final ClassTag<?> classTag;
+        int readers;
+        boolean removed;
+
+        Stored(NvmFile.Extent extent, int length, long size, boolean serialized, ClassTag<?> classTag) {
+            this.extent = extent;
+            this.length = length;
+            this.size = size;
+            this.serialized = serialized;
+            this.classTag = classTag;
+        }
+    }
+
+    private final NvmFile file;
+    private final Map<BlockId, Stored> blocks = new HashMap<>();
+    private volatile MemoryManager memoryManager;
+    private volatile LinkedHashMap<BlockId, ?> entries;
+    private volatile BlockInfoManager blockInfo;
+    private volatile SerializerManager serializers;
+
+    private long moved;
+    private long movedBytes;
+    private long reads;
+    private long full;
+    private long busy;
+    private long peakUsed;
+    private volatile boolean fullSeen;
+
+    private FileTier(NvmFile file) {
+        this.file = file;
+    }
+
+    static FileTier install(NvmFile file) {
+        instance = new FileTier(file);
+        return instance;
+    }
+
+    /** Spark built its memory store: the file starts empty with it. */
+    void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries, BlockInfoManager blockInfo,
+                SerializerManager serializers) {
+        synchronized (this) {
+            blocks.clear();
+            file.freeAll();
+        }
+        this.memoryManager = memoryManager;
+        this.entries = entries;
+        this.blockInfo = blockInfo;
+        this.serializers = serializers;
+    }
+
+    // ---- moving blocks in ----
+
+    @Override
+    public boolean migrate(BlockId block, long bytes, boolean lockedByCaller) {
+        BlockInfoManager info = blockInfo;
+        if (info == null) {
+            return false;
+        }
+        if (!lockedByCaller && info.lockForWriting(block, false).isEmpty()) {
+            synchronized (this) {
+                busy++;   // being read or written: a migration never waits for a task
+            }
+            return false;
+        }
+        try {
+            return moveIn(block);
+        } finally {
+            if (!lockedByCaller) {
+                info.unlock(block, Option.empty());
+            }
+        }
+    }
+
+    @Override
+    public boolean place(BlockId block, long bytes, long writtenWhileUnrolling) {
+        return migrate(block, bytes, true);
+    }
+
+    /** Nothing to write yet: a block unrolls on the heap in either tier, and moves once stored. */
+    @Override
+    public void unrollMoved(long bytes) {
+    }
+
+    @Override
+    public boolean hasRoom() {
+        return !fullSeen;
+    }
+
+    @Override
+    public boolean inStoragePool() {
+        return false;
+    }
+
+    @Override
+    public long waitedNanos() {
+        return 0;
+    }
+
+    /** Writes the block into the file and takes it out of Spark's store; its write lock is held. */
+    private boolean moveIn(BlockId block) {
+        LinkedHashMap<BlockId, ?> lru = entries;
+        Object entry = MemoryEntries.find(lru, block);
+        if (entry == null || !MemoryEntries.onHeap(entry)) {
+            return false;
+        }
+        ChunkedByteBuffer data = serialize(block, entry);
+        if (data.size() > NvmFile.SEGMENT) {
+            synchronized (this) {
+                full++;
+            }
+            return false;
+        }
+        NvmFile.Extent extent = file.allocate(data.size());
+        if (extent == null) {
+            fullSeen = true;
+            synchronized (this) {
+                full++;
+            }
+            return false;
+        }
+        file.write(extent, Arrays.asList(data.getChunks()).iterator());
+        long size = MemoryEntries.size(entry);
+        Stored stored = new Stored(extent, (int) data.size(), size, entry instanceof SerializedMemoryEntry,
+            entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).classTag()
+                : ((DeserializedMemoryEntry<?>) entry).classTag());
+        synchronized (this) {
+            blocks.put(block, stored);
+        }
+        boolean left;
+        synchronized (lru) {
+            left = lru.get(block) == entry && lru.remove(block) != null;
+        }
+        if (!left) {
+            synchronized (this) {
+                blocks.remove(block);
+            }
+            release(extent);
+            return false;
+        }
+        memoryManager.releaseStorageMemory(size, MemoryMode.ON_HEAP);
+        synchronized (this) {
+            moved++;
+            movedBytes += data.size();
+            peakUsed = Math.max(peakUsed, file.used());
+        }
+        return true;
+    }
+
+    /** The block's bytes as Spark would write them to disk: its serialized buffer, or its values serialized. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private ChunkedByteBuffer serialize(BlockId block, Object entry) {
+        if (entry instanceof SerializedMemoryEntry) {
+            return ((SerializedMemoryEntry<?>) entry).buffer();
+        }
+        DeserializedMemoryEntry<?> values = (DeserializedMemoryEntry<?>) entry;
+        ChunkedByteBufferOutputStream out = new ChunkedByteBufferOutputStream(CHUNK, new AbstractFunction1<Object, ByteBuffer>() {
+            @Override
+            public ByteBuffer apply(Object size) {
+                return ByteBuffer.allocate((Integer) size);
+            }
+        });
+        serializers.dataSerializeStream(block, out, JavaConverters.asScalaIterator(MemoryEntries.elements(values.value())),
+            (ClassTag) values.classTag());
+        out.close();
+        return out.toChunkedByteBuffer();
+    }
+
+    // ---- Spark's lookups, for blocks its entries lack ----
+
+    private static FileTier active() {
+        return instance;
+    }
+
+    /** Whether the block is in the file. */
+    public static boolean holds(BlockId block) {
+        FileTier t = active();
+        if (t == null) {
+            return false;
+        }
+        synchronized (t) {
+            Stored s = t.blocks.get(block);
+            return s != null && !s.removed;
+        }
+    }
+
+    /** The size Spark counted for a block in the file, or -1. */
+    public static long sizeOf(BlockId block) {
+        FileTier t = active();
+        if (t == null) {
+            return -1;
+        }
+        synchronized (t) {
+            Stored s = t.blocks.get(block);
+            return s == null || s.removed ? -1 : s.size;
+        }
+    }
+
+    /** A block's values read back from the file, or None if it is not there. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static Option<Object> valuesOf(BlockId block) {
+        FileTier t = active();
+        Stored s = t == null ? null : t.pin(block);
+        if (s == null) {
+            return Option.empty();
+        }
+        ByteBuffer copy = t.copyOut(s);
+        return new Some<>(t.serializers.dataDeserializeStream(block, new ChunkedByteBuffer(copy).toInputStream(false),
+            (ClassTag) s.classTag));
+    }
+
+    /** A serialized block's bytes read back from the file (a copy on the heap), or None. */
+    public static Option<Object> bytesOf(BlockId block) {
+        FileTier t = active();
+        Stored s = t == null ? null : t.pin(block);
+        if (s == null) {
+            return Option.empty();
+        }
+        return new Some<>(new ChunkedByteBuffer(t.copyOut(s)));
+    }
+
+    /** Removes a block from the file; false if it is not there. */
+    public static boolean remove(BlockId block) {
+        FileTier t = active();
+        if (t == null) {
+            return false;
+        }
+        NvmFile.Extent free = null;
+        synchronized (t) {
+            Stored s = t.blocks.remove(block);
+            if (s == null) {
+                return false;
+            }
+            s.removed = true;
+            if (s.readers == 0) {
+                free = s.extent;
+            }
+        }
+        if (free != null) {
+            t.release(free);
+        }
+        return true;
+    }
+
+    /** Spark cleared its memory store: the file is emptied, each extent once its readers are done. */
+    public static void clear() {
+        FileTier t = active();
+        if (t == null) {
+            return;
+        }
+        synchronized (t) {
+            for (Stored s : t.blocks.values()) {
+                s.removed = true;
+                if (s.readers == 0) {
+                    t.release(s.extent);
+                }
+            }
+            t.blocks.clear();
+        }
+    }
+
+    /** The storage memory an executor registers with the driver: its pool and the file. */
+    public static long withFileCapacity(long maxOnHeap) {
+        FileTier t = active();
+        return t == null ? maxOnHeap : maxOnHeap + t.file.capacity();
+    }
+
+    private synchronized Stored pin(BlockId block) {
+        Stored s = blocks.get(block);
+        if (s == null || s.removed) {
+            return null;
+        }
+        s.readers++;
+        reads++;
+        return s;
+    }
+
+    /** Copies a pinned block's bytes to the heap, then unpins it (freeing it if it was removed meanwhile). */
+    private ByteBuffer copyOut(Stored s) {
+        try {
+            return file.read(s.extent, s.length);
+        } finally {
+            boolean free;
+            synchronized (this) {
+                free = --s.readers == 0 && s.removed;
+            }
+            if (free) {
+                release(s.extent);
+            }
+        }
+    }
+
+    private void release(NvmFile.Extent extent) {
+        file.free(extent);
+        fullSeen = false;
+    }
+
+    // ---- figures ----
+
+    @Override
+    public void addTo(Map<String, Long> f) {
+        synchronized (this) {
+            f.put("file_blocks", (long) blocks.size());
+            f.put("file_moved_blocks", moved);
+            f.put("file_reads", reads);
+            f.put("file_full", full);
+            f.put("file_busy", busy);
+            f.put("file_peak_used_bytes", peakUsed);
+        }
+        f.put("file_capacity_bytes", file.capacity());
+        f.put("file_used_bytes", file.used());
+        f.put("file_free_runs", (long) file.freeRuns());
+    }
+
+    @Override
+    public String describe() {
+        return "NVM in a " + NvmFile.size(file.capacity()) + " file in " + file.directory() + " (mapped)";
+    }
+
+    /** The summary line's part: the file's figures (MB). */
+    synchronized String summary() {
+        return String.format(Locale.ROOT, " file_capacity_mb=%.1f file_moved_blocks=%d file_moved_mb=%.1f "
+            + "file_peak_used_mb=%.1f file_reads=%d file_full=%d file_busy=%d", file.capacity() / (double) (1 << 20),
+            moved, movedBytes / (double) (1 << 20), peakUsed / (double) (1 << 20), reads, full, busy);
+    }
+}
