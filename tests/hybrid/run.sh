@@ -76,6 +76,13 @@ done
 # MEMORY_ONLY with more than both tiers hold: blocks that do not fit are recomputed, right.
 check flat-memory-only-full 0 "summary: mode=flat" -javaagent:"$AGENT" -- MEMORY_ONLY 24 8 both-tiers
 
+# The file tier's space: random allocations and frees, checked extent by extent.
+if wanted file-space; then
+  mkdir -p "$OUT/space"
+  "$JDK/bin/java" -cp "$OUT/classes:$AGENT" org.teraheap.hybrid.NvmFileCheck "$OUT/space" >"$OUT/logs/file-space.log" 2>&1
+  result file-space $? "$OUT/logs/file-space.log"
+fi
+
 # The file tier: NVM a mapped file, DRAM all of the pool (about 125 MB); 24 partitions of 8 MB.
 NVM_DIR=$OUT/nvm
 mkdir -p "$NVM_DIR"

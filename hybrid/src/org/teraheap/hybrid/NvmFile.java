@@ -142,11 +142,13 @@ final class NvmFile {
         long length = Math.max(PAGE, (bytes + PAGE - 1) / PAGE * PAGE);
         for (int s = 0; s < free.length; s++) {
             for (Map.Entry<Long, Long> run : free[s].entrySet()) {
-                if (run.getValue() >= length) {
-                    long offset = run.getKey();
+                // Read before the removal: TreeMap may reuse this entry for its successor.
+                long offset = run.getKey();
+                long runLength = run.getValue();
+                if (runLength >= length) {
                     free[s].remove(offset);
-                    if (run.getValue() > length) {
-                        free[s].put(offset + length, run.getValue() - length);
+                    if (runLength > length) {
+                        free[s].put(offset + length, runLength - length);
                     }
                     used += length;
                     return new Extent(s, offset, length);
