@@ -69,7 +69,7 @@ CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "h1": "Giraph in
                 "thall": "TeraHeap, always moved", "thjvm": "TeraHeap without the agent"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
           "shutdown_s", "job_s", "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb",
-          "major_faults", "checksum", "log", "agent_options"]
+          "major_faults", "checksum", "log", "agent_options", "jvm_options"]
 # The same partitioning in every configuration: Giraph's out-of-core mode moves whole partitions,
 # and one worker would otherwise get a single one.
 GIRAPH_OPTIONS = ["giraph.userPartitionCount=32"]
@@ -108,6 +108,7 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
                 f"-XX:TeraHeapPath={args.h2_dir or run_dir}"] + ([] if args.config == "thjvm" else [agent])
     else:
         die(f"unknown configuration '{args.config}': use one of {', '.join(ALL_CONFIGS)}")
+    cmd += (args.jvm_options or "").split()
     cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags",
             "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
             "org.teraheap.bench.giraph.GiraphBench", args.workload, "--graph", str(graph),
@@ -156,7 +157,8 @@ def run(args):
            "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
            "h2_moved_mb": f"{moved / 2**20:.1f}", "peak_mb": mb(peak), "major_faults": faults,
            "checksum": result.get("checksum", ""), "log": str(log.relative_to(REPO)),
-           "agent_options": args.agent_options or "" if args.config in TERAHEAP else ""}
+           "agent_options": args.agent_options or "" if args.config in TERAHEAP else "",
+           "jvm_options": args.jvm_options or ""}
     csv_file = Path(args.csv)
     csv_file.parent.mkdir(parents=True, exist_ok=True)
     new = not csv_file.exists() or csv_file.stat().st_size == 0
@@ -320,6 +322,8 @@ def main():
                        help="a Graphalytics edge list instead of the generated graph (default: generated)")
         q.add_argument("--mem-heap", type=size, metavar="SIZE", help="the heap of mem (default: 4H)")
         q.add_argument("--h2-dir", metavar="DIR", help="where TeraHeap's H2 file goes (default: the run's directory)")
+        q.add_argument("--jvm-options", metavar="O",
+                       help="more JVM options for every run, space separated (e.g. -XX:HeapBaseMinAddress=8g)")
         q.add_argument("--agent-options", metavar="O",
                        help="options of teraheap-giraph.jar for th and thall, e.g. moveAt=70 (default: none)")
 

@@ -91,6 +91,9 @@ for level in MEMORY_ONLY MEMORY_AND_DISK MEMORY_AND_DISK_SER; do
   lower=$(echo "$level" | tr 'A-Z_' 'a-z-')
   check "file-flat-$lower" 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -- "$level" 24 8 both-tiers async file
 done
+# The same with the metrics plugin: its gauges read the tiers.
+check file-metrics 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -Dspark.plugins=org.teraheap.hybrid.HybridMetricsPlugin \
+  -- MEMORY_ONLY 24 8 file metrics
 check file-layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
   -- MEMORY_ONLY 24 8 both-tiers sync file
 # A file too small for the blocks: those it cannot take stay in DRAM, are dropped, recomputed.

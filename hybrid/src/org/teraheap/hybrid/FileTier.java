@@ -179,10 +179,7 @@ public final class FileTier implements NvmTier {
             left = lru.get(block) == entry && lru.remove(block) != null;
         }
         if (!left) {
-            synchronized (this) {
-                blocks.remove(block);
-            }
-            release(extent);
+            drop(block);
             return false;
         }
         memoryManager.releaseStorageMemory(size, MemoryMode.ON_HEAP);
@@ -269,12 +266,14 @@ public final class FileTier implements NvmTier {
     /** Removes a block from the file; false if it is not there. */
     public static boolean remove(BlockId block) {
         FileTier t = active();
-        if (t == null) {
-            return false;
-        }
+        return t != null && t.drop(block);
+    }
+
+    /** Forgets a block; its extent is freed now, or by its last reader. */
+    private boolean drop(BlockId block) {
         NvmFile.Extent free = null;
-        synchronized (t) {
-            Stored s = t.blocks.remove(block);
+        synchronized (this) {
+            Stored s = blocks.remove(block);
             if (s == null) {
                 return false;
             }
@@ -284,7 +283,7 @@ public final class FileTier implements NvmTier {
             }
         }
         if (free != null) {
-            t.release(free);
+            release(free);
         }
         return true;
     }

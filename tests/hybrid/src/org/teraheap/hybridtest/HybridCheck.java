@@ -3,14 +3,19 @@ package org.teraheap.hybridtest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.SplittableRandom;
+
+import com.codahale.metrics.Gauge;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.metrics.source.Source;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.StorageLevel;
+import org.teraheap.hybrid.HybridMetricsPlugin;
 import org.teraheap.hybrid.HybridStore;
 import scala.collection.JavaConverters;
 
@@ -27,7 +32,8 @@ import scala.collection.JavaConverters;
  * {@code two-rdds} (the partitions split over two RDDs read in turn: Spark evicts a block only
  * for another RDD's), {@code file} (the file tier: blocks moved into the file and read back from
  * it, the file empty and whole again after unpersist), {@code file-full} (the file tier ran out of
- * room: blocks stayed in DRAM).
+ * room: blocks stayed in DRAM), {@code metrics} (the metrics plugin, given as spark.plugins, shows the
+ * tiers in Spark's metrics system as the agent's figures do).
  */
 public final class HybridCheck {
     private static final int LONGS_PER_RECORD = 16;
@@ -102,6 +108,9 @@ public final class HybridCheck {
                       "the file holds blocks, within its capacity: " + f.get("file_used_bytes") + " of "
                       + f.get("file_capacity_bytes"));
             }
+            if (expect.contains("metrics")) {
+                checkMetrics(f);
+            }
             if (expect.contains("file-full")) {
                 check(f.get("file_full") > 0, "blocks found the file full: " + f.get("file_full"));
             }
@@ -123,6 +132,25 @@ public final class HybridCheck {
             }
         }
         System.exit(failed ? 1 : 0);
+    }
+
+    /** The plugin's gauges, as Spark's metrics system holds them, read what the agent's figures say. */
+    @SuppressWarnings("rawtypes")
+    private static void checkMetrics(Map<String, Long> figures) {
+        String name = "plugin." + HybridMetricsPlugin.class.getName();
+        scala.collection.Seq<Source> sources = SparkEnv.get().metricsSystem().getSourcesByName(name);
+        check(sources.size() == 1, "the metrics source " + name + " is registered (" + sources.size() + ")");
+        if (sources.size() != 1) {
+            return;
+        }
+        SortedMap<String, Gauge> gauges = sources.apply(0).metricRegistry().getGauges();
+        check(gauges.keySet().containsAll(HybridMetricsPlugin.GAUGES), "every gauge is there: " + gauges.keySet());
+        long file = (Long) gauges.get("file_used_bytes").getValue();
+        long nvm = (Long) gauges.get("nvm_bytes").getValue();
+        long dram = (Long) gauges.get("dram_bytes").getValue();
+        check(file == figures.get("file_used_bytes") && nvm == figures.get("nvm_bytes") && dram == figures.get("dram_bytes")
+              && file > 0 && nvm > 0 && dram > 0,
+              "the gauges read the tiers (DRAM " + dram + ", NVM " + nvm + ", file " + file + ")");
     }
 
     private static long rddBlocksOnDisk(JavaSparkContext sc) {
