@@ -548,7 +548,7 @@ def table(args):
     the best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    configs = [c for c in CONFIGS + ["thev"] if any(r["config"] == c for r in rows)]
+    configs = [c for c in CONFIGS + ["thev", "hyff", "hylf"] if any(r["config"] == c for r in rows)]
     stock = stock_in(rows)
     best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
     # What each side must read back: the objects in H2 against the same cache serialized.
