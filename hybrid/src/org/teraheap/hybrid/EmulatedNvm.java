@@ -45,6 +45,11 @@ final class EmulatedNvm implements NvmTier {
         write(bytes);
     }
 
+    @Override
+    public boolean movable(BlockId block) {
+        return true;
+    }
+
     /** Its room is the storage pool's, which Spark keeps. */
     @Override
     public boolean hasRoom() {

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.spark.memory.MemoryManager;
 import org.apache.spark.memory.MemoryMode;
@@ -44,23 +46,22 @@ public final class FileTier implements NvmTier {
         final int length;
         /** The storage memory Spark counted for it, which {@code getSize} keeps reporting. */
         final long size;
-        /** Stored from serialized bytes (a _SER level): read back as bytes. */
-        final boolean serialized;
         final ClassTag<?> classTag;
         int readers;
         boolean removed;
 
-        Stored(NvmFile.Extent extent, int length, long size, boolean serialized, ClassTag<?> classTag) {
+        Stored(NvmFile.Extent extent, int length, long size, ClassTag<?> classTag) {
             this.extent = extent;
             this.length = length;
             this.size = size;
-            this.serialized = serialized;
             this.classTag = classTag;
         }
     }
 
     private final NvmFile file;
     private final Map<BlockId, Stored> blocks = new HashMap<>();
+    /** Blocks that cannot go to the file (they do not serialize, or exceed a segment): left in DRAM. */
+    private final Set<BlockId> unmovable = ConcurrentHashMap.newKeySet();
     private volatile MemoryManager memoryManager;
     private volatile LinkedHashMap<BlockId, ?> entries;
     private volatile BlockInfoManager blockInfo;
@@ -86,10 +87,7 @@ public final class FileTier implements NvmTier {
     /** Spark built its memory store: the file starts empty with it. */
     void attach(MemoryManager memoryManager, LinkedHashMap<BlockId, ?> entries, BlockInfoManager blockInfo,
                 SerializerManager serializers) {
-        synchronized (this) {
-            blocks.clear();
-            file.freeAll();
-        }
+        emptyFile();   // a store before this one (another SparkContext) left its blocks
         this.memoryManager = memoryManager;
         this.entries = entries;
         this.blockInfo = blockInfo;
@@ -130,6 +128,16 @@ public final class FileTier implements NvmTier {
     }
 
     @Override
+    public boolean movable(BlockId block) {
+        return !unmovable.contains(block);
+    }
+
+    @Override
+    public void forgotten(BlockId block) {
+        unmovable.remove(block);
+    }
+
+    @Override
     public boolean hasRoom() {
         return !fullSeen;
     }
@@ -151,11 +159,17 @@ public final class FileTier implements NvmTier {
         if (entry == null || !MemoryEntries.onHeap(entry)) {
             return false;
         }
-        ChunkedByteBuffer data = serialize(block, entry);
+        ChunkedByteBuffer data;
+        try {
+            data = serialize(block, entry);
+        } catch (Throwable e) {   // a value Spark's serializer cannot write (MEMORY_ONLY caches any object)
+            unmovable.add(block);
+            HybridAgent.reportOnce("cannot serialize " + block + " for the NVM file (" + e
+                + "): such blocks stay in DRAM");
+            return false;
+        }
         if (data.size() > NvmFile.SEGMENT) {
-            synchronized (this) {
-                full++;
-            }
+            unmovable.add(block);
             return false;
         }
         NvmFile.Extent extent = file.allocate(data.size());
@@ -168,8 +182,7 @@ public final class FileTier implements NvmTier {
         }
         file.write(extent, Arrays.asList(data.getChunks()).iterator());
         long size = MemoryEntries.size(entry);
-        Stored stored = new Stored(extent, (int) data.size(), size, entry instanceof SerializedMemoryEntry,
-            entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).classTag()
+        Stored stored = new Stored(extent, (int) data.size(), size, entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).classTag()
                 : ((DeserializedMemoryEntry<?>) entry).classTag());
         synchronized (this) {
             blocks.put(block, stored);
@@ -240,7 +253,10 @@ public final class FileTier implements NvmTier {
         }
     }
 
-    /** A block's values read back from the file, or None if it is not there. */
+    /**
+     * A block's values read back from the file, or None if it is not there. A read that fails
+     * throws, naming the block and the file tier: Spark fails the task with it.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static Option<Object> valuesOf(BlockId block) {
         FileTier t = active();
@@ -248,9 +264,13 @@ public final class FileTier implements NvmTier {
         if (s == null) {
             return Option.empty();
         }
-        ByteBuffer copy = t.copyOut(s);
-        return new Some<>(t.serializers.dataDeserializeStream(block, new ChunkedByteBuffer(copy).toInputStream(false),
-            (ClassTag) s.classTag));
+        try {
+            ByteBuffer copy = t.copyOut(s);
+            return new Some<>(t.serializers.dataDeserializeStream(block,
+                new ChunkedByteBuffer(copy).toInputStream(false), (ClassTag) s.classTag));
+        } catch (RuntimeException | Error e) {
+            throw new IllegalStateException("hybrid-spark: cannot read " + block + " back from the NVM file: " + e, e);
+        }
     }
 
     /** A serialized block's bytes read back from the file (a copy on the heap), or None. */
@@ -260,7 +280,11 @@ public final class FileTier implements NvmTier {
         if (s == null) {
             return Option.empty();
         }
-        return new Some<>(new ChunkedByteBuffer(t.copyOut(s)));
+        try {
+            return new Some<>(new ChunkedByteBuffer(t.copyOut(s)));
+        } catch (RuntimeException | Error e) {
+            throw new IllegalStateException("hybrid-spark: cannot read " + block + " back from the NVM file: " + e, e);
+        }
     }
 
     /** Removes a block from the file; false if it is not there. */
@@ -291,18 +315,20 @@ public final class FileTier implements NvmTier {
     /** Spark cleared its memory store: the file is emptied, each extent once its readers are done. */
     public static void clear() {
         FileTier t = active();
-        if (t == null) {
-            return;
+        if (t != null) {
+            t.emptyFile();
         }
-        synchronized (t) {
-            for (Stored s : t.blocks.values()) {
-                s.removed = true;
-                if (s.readers == 0) {
-                    t.release(s.extent);
-                }
+    }
+
+    private synchronized void emptyFile() {
+        for (Stored s : blocks.values()) {
+            s.removed = true;
+            if (s.readers == 0) {
+                release(s.extent);
             }
-            t.blocks.clear();
         }
+        blocks.clear();
+        unmovable.clear();
     }
 
     /** The storage memory an executor registers with the driver: its pool and the file. */

@@ -100,7 +100,8 @@ final class HybridOptions {
                 nvmDirectory = value;
                 break;
             case "nvmSize":
-                nvmSize = bytes(option, value, "nvmSize=<the file tier's size, e.g. 2g>");
+                nvmSize = bytes(option, value, "nvmSize=<the file tier's size, 1m to 1024t, e.g. 2g>");
+                require(nvmSize >= 1L << 20 && nvmSize <= 1L << 50, option, "nvmSize=<the file tier's size, 1m to 1024t, e.g. 2g>");
                 nvmSizeGiven = option;
                 break;
             case "threshold":

@@ -411,6 +411,7 @@ public final class HybridStore {
         if (oe != null) {
             oe.removed(block);
         }
+        nvm.forgotten(block);
         Block b = blocks.remove(block);
         if (b == null) {
             return;
@@ -444,38 +445,46 @@ public final class HybridStore {
         // Waits for asynchronous migrations at most this long: past it, the block unrolls in NVM.
         long giveUp = System.nanoTime() + 5_000_000_000L;
         Set<BlockId> refused = new HashSet<>();   // by the tier: busy, or no room for them
-        synchronized (memoryManager) {
-            while (true) {
-                BlockId victim;
-                synchronized (this) {
-                    if (dramFree() >= 0) {
-                        return true;
+        while (true) {
+            synchronized (memoryManager) {
+                while (true) {
+                    synchronized (this) {
+                        if (dramFree() >= 0) {
+                            return true;
+                        }
+                    }
+                    if (!nvm.hasRoom()) {
+                        return false;
+                    }
+                    List<BlockId> chosen = leastRecentlyUsedInDram(1, refused);
+                    if (chosen.isEmpty()) {
+                        break;
+                    }
+                    BlockId victim = chosen.get(0);
+                    boolean moved = false;
+                    try {
+                        moved = nvm.migrate(victim, migratingBytes(victim), false);
+                    } finally {
+                        if (moved) {
+                            migrated(victim, false);
+                        } else {
+                            notMigrated(victim);
+                            refused.add(victim);
+                        }
                     }
                 }
-                if (!nvm.hasRoom()) {
+            }
+            // Only blocks in flight are left: wait for them outside the memory manager's lock,
+            // which a migration into the file takes to release the block's memory.
+            synchronized (this) {
+                if (inFlight == 0 || System.nanoTime() - giveUp > 0) {
                     return false;
                 }
-                List<BlockId> chosen = leastRecentlyUsedInDram(1, refused);
-                if (chosen.isEmpty()) {
-                    synchronized (this) {
-                        if (inFlight == 0 || System.nanoTime() - giveUp > 0) {
-                            return false;
-                        }
-                        try {
-                            wait(10);   // an asynchronous migration will free room
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return false;
-                        }
-                    }
-                    continue;
-                }
-                victim = chosen.get(0);
-                if (nvm.migrate(victim, migratingBytes(victim), false)) {
-                    migrated(victim, false);
-                } else {
-                    notMigrated(victim);
-                    refused.add(victim);
+                try {
+                    wait(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
                 }
             }
         }
@@ -510,7 +519,7 @@ public final class HybridStore {
             for (BlockId id : lru.keySet()) {
                 synchronized (this) {
                     Block b = blocks.get(id);
-                    if (b != null && b.tier == Tier.DRAM && !b.migrating && !skip.contains(id)) {
+                    if (b != null && b.tier == Tier.DRAM && !b.migrating && !skip.contains(id) && nvm.movable(id)) {
                         b.migrating = true;
                         inFlight += b.bytes;
                         chosen.add(id);
@@ -544,10 +553,13 @@ public final class HybridStore {
     /** A migrating block's write is done: it is in NVM now, if it is still cached. */
     synchronized void migrated(BlockId id, boolean asynchronous) {
         Block b = blocks.get(id);
-        // A block removed while migrating was forgotten, and left the counts then.
-        if (b != null && b.migrating) {
+        // A block removed while migrating was forgotten, and left the counts then; one cached
+        // again under its id meanwhile is the one the file tier moved (it moves by id).
+        if (b != null && b.tier == Tier.DRAM && (b.migrating || !nvm.inStoragePool())) {
+            if (b.migrating) {
+                inFlight -= b.bytes;
+            }
             b.migrating = false;
-            inFlight -= b.bytes;
             b.tier = Tier.NVM;
             dramBlocks -= b.bytes;
             nvmBlocks += b.bytes;

@@ -17,7 +17,8 @@ import scala.util.Right;
  * Advice woven into {@code org.apache.spark.storage.memory.MemoryStore}: each piece tells
  * {@link HybridStore} what Spark's store just did or is about to do. Byte Buddy copies these
  * bodies into Spark's methods, so they stay small; anything thrown is suppressed, never seen by
- * Spark. Off-heap memory is left to Spark.
+ * Spark, except a failed read of a block from the file tier (it fails the task, saying so).
+ * Off-heap memory is left to Spark.
  */
 final class MemoryStoreAdvice {
     private MemoryStoreAdvice() {
@@ -129,9 +130,12 @@ final class MemoryStoreAdvice {
         }
     }
 
-    /** {@code getValues(blockId)}: a block in the file tier is read back from it. */
+    /**
+     * {@code getValues(blockId)}: a block in the file tier is read back from it. Not suppressed:
+     * a read that fails names the block and the file tier, and fails the task with that.
+     */
     static final class GetValues {
-        @Advice.OnMethodExit(suppress = Throwable.class)
+        @Advice.OnMethodExit
         static void exit(@Advice.Argument(0) BlockId block,
                          @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Option<?> values) {
             if (values.isEmpty()) {
@@ -140,9 +144,9 @@ final class MemoryStoreAdvice {
         }
     }
 
-    /** {@code getBytes(blockId)}: a serialized block in the file tier is read back from it. */
+    /** {@code getBytes(blockId)}: a serialized block in the file tier is read back from it (as getValues). */
     static final class GetBytes {
-        @Advice.OnMethodExit(suppress = Throwable.class)
+        @Advice.OnMethodExit
         static void exit(@Advice.Argument(0) BlockId block,
                          @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Option<?> bytes) {
             if (bytes.isEmpty()) {
@@ -153,7 +157,9 @@ final class MemoryStoreAdvice {
 
     /**
      * {@code getSize(blockId)}: Spark's body would dereference the missing entry of a block in the
-     * file tier; it is skipped for one, and the size Spark counted returned.
+     * file tier; it is skipped for one, and the size Spark counted returned. A block that moved
+     * into the file while Spark's body ran (its caller holds no lock on it) makes the body throw:
+     * its size in the file is returned instead.
      */
     static final class GetSize {
         @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
@@ -161,10 +167,15 @@ final class MemoryStoreAdvice {
             return FileTier.sizeOf(block) + 1;   // 0 (not in the file): Spark's body runs
         }
 
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.Enter long inFile, @Advice.Return(readOnly = false) long size) {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(0) BlockId block, @Advice.Enter long inFile,
+                         @Advice.Return(readOnly = false) long size,
+                         @Advice.Thrown(readOnly = false) Throwable thrown) {
             if (inFile != 0) {
                 size = inFile - 1;
+            } else if (thrown != null && FileTier.sizeOf(block) >= 0) {
+                size = FileTier.sizeOf(block);
+                thrown = null;
             }
         }
     }

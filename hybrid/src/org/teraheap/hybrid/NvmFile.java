@@ -164,6 +164,11 @@ final class NvmFile {
         long offset = e.offset;
         long length = e.length;
         Map.Entry<Long, Long> before = runs.floorEntry(offset);
+        Map.Entry<Long, Long> next = runs.ceilingEntry(offset);
+        if ((before != null && before.getKey() + before.getValue() > offset)
+                || (next != null && next.getKey() < offset + length)) {
+            throw new IllegalStateException("an extent freed twice: " + e.segment + ":" + offset + "+" + length);
+        }
         if (before != null && before.getKey() + before.getValue() == offset) {
             runs.remove(before.getKey());
             offset = before.getKey();

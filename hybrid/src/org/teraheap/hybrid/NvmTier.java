@@ -26,6 +26,13 @@ interface NvmTier {
     /** A block unrolling in DRAM continues in NVM: {@code bytes} of its values were in DRAM. */
     void unrollMoved(long bytes);
 
+    /** Whether the block can move at all: false for one this tier refused for good (it cannot be serialized, say). */
+    boolean movable(BlockId block);
+
+    /** Spark no longer holds the block (removed from its store): forget anything known of it. */
+    default void forgotten(BlockId block) {
+    }
+
     /** False once a block found no room, until space is freed: no use choosing more for now. */
     boolean hasRoom();
 
