@@ -103,7 +103,7 @@ check file-unserializable 0 "cannot serialize" -javaagent:"$AGENT=$FILE" -- MEMO
 # The file was unlinked as it was made: nothing is left in the directory the checks above used.
 if wanted file-unlinked; then
   log="$OUT/logs/file-unlinked.log"
-  if [ -z "$(ls "$OUT"/logs/file-*.log 2>/dev/null)" ]; then
+  if [ -z "$(ls "$OUT"/logs/file-{flat,layered,metrics,full,unserializable}*.log 2>/dev/null)" ]; then
     echo "FAIL no file-tier check ran before this one" >"$log"; false
   else
     ls -A "$NVM_DIR" >"$log"; [ ! -s "$log" ]

@@ -182,8 +182,7 @@ public final class FileTier implements NvmTier {
         }
         file.write(extent, Arrays.asList(data.getChunks()).iterator());
         long size = MemoryEntries.size(entry);
-        Stored stored = new Stored(extent, (int) data.size(), size, entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).classTag()
-                : ((DeserializedMemoryEntry<?>) entry).classTag());
+        Stored stored = new Stored(extent, (int) data.size(), size, MemoryEntries.classTag(entry));
         synchronized (this) {
             blocks.put(block, stored);
         }
@@ -225,71 +224,48 @@ public final class FileTier implements NvmTier {
 
     // ---- Spark's lookups, for blocks its entries lack ----
 
-    private static FileTier active() {
-        return instance;
-    }
-
     /** Whether the block is in the file. */
     public static boolean holds(BlockId block) {
-        FileTier t = active();
-        if (t == null) {
-            return false;
-        }
-        synchronized (t) {
-            Stored s = t.blocks.get(block);
-            return s != null && !s.removed;
-        }
+        return sizeOf(block) >= 0;
     }
 
     /** The size Spark counted for a block in the file, or -1. */
     public static long sizeOf(BlockId block) {
-        FileTier t = active();
+        FileTier t = instance;
         if (t == null) {
             return -1;
         }
         synchronized (t) {
             Stored s = t.blocks.get(block);
-            return s == null || s.removed ? -1 : s.size;
+            return s == null ? -1 : s.size;
         }
     }
 
     /**
-     * A block's values read back from the file, or None if it is not there. A read that fails
-     * throws, naming the block and the file tier: Spark fails the task with it.
+     * A block's values read back from the file (deserialized lazily from a heap copy, as Spark
+     * reads a block from disk), or None if it is not there.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static Option<Object> valuesOf(BlockId block) {
-        FileTier t = active();
+        FileTier t = instance;
         Stored s = t == null ? null : t.pin(block);
         if (s == null) {
             return Option.empty();
         }
-        try {
-            ByteBuffer copy = t.copyOut(s);
-            return new Some<>(t.serializers.dataDeserializeStream(block,
-                new ChunkedByteBuffer(copy).toInputStream(false), (ClassTag) s.classTag));
-        } catch (RuntimeException | Error e) {
-            throw new IllegalStateException("hybrid-spark: cannot read " + block + " back from the NVM file: " + e, e);
-        }
+        ChunkedByteBuffer copy = t.copyOut(block, s);
+        return new Some<>(t.serializers.dataDeserializeStream(block, copy.toInputStream(false), (ClassTag) s.classTag));
     }
 
     /** A serialized block's bytes read back from the file (a copy on the heap), or None. */
     public static Option<Object> bytesOf(BlockId block) {
-        FileTier t = active();
+        FileTier t = instance;
         Stored s = t == null ? null : t.pin(block);
-        if (s == null) {
-            return Option.empty();
-        }
-        try {
-            return new Some<>(new ChunkedByteBuffer(t.copyOut(s)));
-        } catch (RuntimeException | Error e) {
-            throw new IllegalStateException("hybrid-spark: cannot read " + block + " back from the NVM file: " + e, e);
-        }
+        return s == null ? Option.empty() : new Some<>(t.copyOut(block, s));
     }
 
     /** Removes a block from the file; false if it is not there. */
     public static boolean remove(BlockId block) {
-        FileTier t = active();
+        FileTier t = instance;
         return t != null && t.drop(block);
     }
 
@@ -314,7 +290,7 @@ public final class FileTier implements NvmTier {
 
     /** Spark cleared its memory store: the file is emptied, each extent once its readers are done. */
     public static void clear() {
-        FileTier t = active();
+        FileTier t = instance;
         if (t != null) {
             t.emptyFile();
         }
@@ -333,13 +309,13 @@ public final class FileTier implements NvmTier {
 
     /** The storage memory an executor registers with the driver: its pool and the file. */
     public static long withFileCapacity(long maxOnHeap) {
-        FileTier t = active();
+        FileTier t = instance;
         return t == null ? maxOnHeap : maxOnHeap + t.file.capacity();
     }
 
     private synchronized Stored pin(BlockId block) {
         Stored s = blocks.get(block);
-        if (s == null || s.removed) {
+        if (s == null) {
             return null;
         }
         s.readers++;
@@ -347,10 +323,16 @@ public final class FileTier implements NvmTier {
         return s;
     }
 
-    /** Copies a pinned block's bytes to the heap, then unpins it (freeing it if it was removed meanwhile). */
-    private ByteBuffer copyOut(Stored s) {
+    /**
+     * Copies a pinned block's bytes to the heap, then unpins it (freeing it if it was removed
+     * meanwhile). A copy that fails throws, naming the block and the file tier: Spark fails the
+     * task with it.
+     */
+    private ChunkedByteBuffer copyOut(BlockId block, Stored s) {
         try {
-            return file.read(s.extent, s.length);
+            return new ChunkedByteBuffer(file.read(s.extent, s.length));
+        } catch (RuntimeException | InternalError e) {   // InternalError: the device failed under the mapping
+            throw new IllegalStateException("hybrid-spark: cannot read " + block + " back from the NVM file: " + e, e);
         } finally {
             boolean free;
             synchronized (this) {

@@ -9,6 +9,7 @@ import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.memory.DeserializedMemoryEntry;
 import org.apache.spark.storage.memory.SerializedMemoryEntry;
+import scala.reflect.ClassTag;
 
 /** Reading Spark's memory entries (a block's values or bytes in its memory store) as they are. */
 final class MemoryEntries {
@@ -46,6 +47,12 @@ final class MemoryEntries {
             return ((DeserializedMemoryEntry<?>) entry).size();
         }
         return entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).size() : 0;
+    }
+
+    /** The class tag of the block's values, as Spark kept it with the entry. */
+    static ClassTag<?> classTag(Object entry) {
+        return entry instanceof SerializedMemoryEntry ? ((SerializedMemoryEntry<?>) entry).classTag()
+            : ((DeserializedMemoryEntry<?>) entry).classTag();
     }
 
     /** The elements of a block's array (of objects or of primitives), boxed as Spark's iterator gives them. */

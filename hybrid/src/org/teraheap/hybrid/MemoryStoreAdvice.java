@@ -173,9 +173,12 @@ final class MemoryStoreAdvice {
                          @Advice.Thrown(readOnly = false) Throwable thrown) {
             if (inFile != 0) {
                 size = inFile - 1;
-            } else if (thrown != null && FileTier.sizeOf(block) >= 0) {
-                size = FileTier.sizeOf(block);
-                thrown = null;
+            } else if (thrown != null) {
+                long inFileNow = FileTier.sizeOf(block);
+                if (inFileNow >= 0) {
+                    size = inFileNow;
+                    thrown = null;
+                }
             }
         }
     }

@@ -183,15 +183,6 @@ final class NvmFile {
         used -= e.length;
     }
 
-    /** Frees every extent. */
-    synchronized void freeAll() {
-        for (int s = 0; s < free.length; s++) {
-            free[s].clear();
-            free[s].put(0L, (long) segments[s].capacity());
-        }
-        used = 0;
-    }
-
     /** The free runs, for the tests: how many, and whether each segment is one run again. */
     synchronized int freeRuns() {
         int n = 0;
