@@ -5,27 +5,21 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.inline.hpp"
-#include "gc/parallel/psCompactionManager.inline.hpp"
-#include "gc/parallel/psOldGen.hpp"
-#include "gc/parallel/psParallelCompact.inline.hpp"
-#include "gc/parallel/psPromotionManager.inline.hpp"
-#include "gc/parallel/psScavenge.inline.hpp"
 #include "gc/shared/gcArguments.hpp"
 #include "gc/shared/gc_globals.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapBacking.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardAdjust.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
-#include "gc/teraheap/teraHeapCardScavenge.hpp"
 #include "gc/teraheap/teraHeapCardStats.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
-#include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapMoveTask.hpp"
@@ -55,14 +49,14 @@ size_t              TeraHeap::_objects_moved = 0;
 bool                TeraHeap::_reported_full = false;
 size_t              TeraHeap::_regions_freed_this_gc = 0;
 bool                TeraHeap::_moved_this_gc = false;
-uint                TeraHeap::_stress_moves = 0;
 
 size_t TeraHeap::reserved_size() {
   return TeraHeapArguments::h2_reserved_size(HeapAlignment);
 }
 
-ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
+ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs, TeraHeapCollector* collector) {
   assert(EnableTeraHeap, "only with TeraHeap on");
+  TeraHeapCollector::set_current(collector);
   const size_t reserved = reserved_size();
   ReservedSpace h2_rs = heap_rs.first_part(reserved);
   ReservedSpace h1_rs = heap_rs.last_part(reserved);
@@ -83,7 +77,6 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs) {
   }
   TeraHeapCards::initialize(h2);
   TeraHeapRoots::initialize();
-  TeraHeapForwarding::initialize();
   TeraHeapEvacuation::initialize(_regions);
 
   log_layout();
@@ -128,10 +121,6 @@ void TeraHeap::mark_region_live(oop obj) {
   TeraHeapLiveness::mark_reached(_regions, obj);
 }
 
-bool TeraHeap::mark_through_h2(ParCompactionManager* cm) {
-  return TeraHeapLiveness::mark_from_live_region(_regions, cm) || TeraHeapEvacuation::trace(cm);
-}
-
 void TeraHeap::marked_from_roots() {
   // Tagged roots in H2 that marking reaches from here on are reached through
   // H2's cards: they may be held only by their own group.
@@ -147,49 +136,13 @@ bool TeraHeap::is_alive_in_h2(oop obj) {
   return _regions->is_live(obj);
 }
 
-// Live words in H1 after marking, from the full GC's per-region summary.
-size_t TeraHeap::h1_live_words() {
-  ParallelCompactData& sd = PSParallelCompact::summary_data();
-  const size_t end = MIN2(sd.region_count(), sd.addr_to_region_idx(sd.region_align_up(_h1.end())));
-  size_t live = 0;
-  for (size_t i = sd.addr_to_region_idx(_h1.start()); i < end; i++) {
-    live += sd.region(i)->data_size();
-  }
-  return live;
-}
-
 // -XX:+TeraHeapStressMove: besides the tagged groups, every full GC moves
-// old objects that nobody tagged, so that any program (OpenJDK's own GC tests
-// among them) runs with H2 in use. The old generation is cut into
-// stress_roots_per_gc stripes; the first live object of each that may move is
-// a root, with its closure, under a label of its own (as a program tags its
-// groups: a group that dies frees its regions), until a quarter of the old
-// generation's live data or an eighth of H2's free space has moved.
-static const int stress_roots_per_gc = 8;
-
-void TeraHeap::stress_move(TeraHeapMover* mover) {
-  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
-  MutableSpace* old_space = ParallelScavengeHeap::old_gen()->object_space();
-  const size_t free_words = (h2_region().byte_size() - _regions->used_bytes()) / HeapWordSize;
-  const size_t budget = MIN2(h1_live_words() / 4, free_words / 8);
-  const size_t start = mover->words_moved();
-  HeapWord* const bottom = old_space->bottom();
-  HeapWord* const top = old_space->top();
-  const size_t stripe = pointer_delta(top, bottom) / stress_roots_per_gc;
-  for (int k = 0; k < stress_roots_per_gc && stripe > 0; k++) {
-    if (mover->h2_full() || mover->words_moved() - start >= budget) {
-      return;
-    }
-    HeapWord* const end = MIN2(top, bottom + (k + 1) * stripe);
-    // The last object of a stripe may reach past its end.
-    for (HeapWord* p = bitmap->find_obj_beg(bottom + k * stripe, end); p < end;
-         p = bitmap->find_obj_beg(MIN2(p + cast_to_oop(p)->size(), end), end)) {
-      if (mover->can_move(cast_to_oop(p))) {
-        mover->move_group(cast_to_oop(p), min_jlong + _stress_moves++);
-        break;
-      }
-    }
-  }
+// old objects that nobody tagged (the collector picks them), so that any
+// program (OpenJDK's own GC tests among them) runs with H2 in use, until a
+// quarter of H1's live data or an eighth of H2's free space has moved.
+static size_t stress_budget_words(TeraHeapRegions* regions, size_t h1_live_words) {
+  const size_t free_words = (TeraHeap::h2_region().byte_size() - regions->used_bytes()) / HeapWordSize;
+  return MIN2(h1_live_words / 4, free_words / 8);
 }
 
 // One event per label moved: a label's groups are spread over the list.
@@ -229,8 +182,9 @@ void TeraHeap::collect() {
 
   // Without hints, tagged groups move only while H1 is above the high threshold,
   // and only until it is down to the low one.
-  const size_t capacity = ParallelScavengeHeap::old_gen()->max_gen_size() / HeapWordSize;
-  const size_t live = h1_live_words();
+  TeraHeapCollector* const collector = TeraHeapCollector::current();
+  const size_t capacity = collector->h1_capacity_words();
+  const size_t live = collector->h1_live_words();
   const bool pressure = live * 100 > TeraHeapHighThreshold * capacity;
   const size_t target = TeraHeapLowThreshold * capacity / 100;
 
@@ -238,7 +192,7 @@ void TeraHeap::collect() {
   GrowableArray<TeraHeapMoveTask::Group> groups;
   bool any_movable = pressure || TeraHeapStressMove;
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
-    if (!is_in_h2(root) && PSParallelCompact::mark_bitmap()->is_marked(root)) {
+    if (!is_in_h2(root) && collector->is_marked(root)) {
       const bool advised = TeraHeapRoots::has_move_hint(label);
       groups.append(TeraHeapMoveTask::Group{root, label, advised, false, 0, 0});
       any_movable |= advised;
@@ -250,7 +204,7 @@ void TeraHeap::collect() {
   TeraHeapMoveTask task(_regions, singletons, &groups, &shared, pressure, live, target);
   const Ticks move_start = Ticks::now();
   if (any_movable && groups.is_nonempty()) {
-    ParallelScavengeHeap::heap()->workers().run_task(&task);
+    collector->workers()->run_task(&task);
   }
   size_t objects = task.objects_moved();
   size_t too_large = task.too_large();
@@ -272,7 +226,7 @@ void TeraHeap::collect() {
   }
   if (TeraHeapStressMove) {
     TeraHeapMover mover(_regions, singletons, &shared);
-    stress_move(&mover);
+    collector->stress_move(&mover, stress_budget_words(_regions, live));
     mover.finish();
     movers += mover.objects_moved() > 0 ? 1 : 0;
     objects += mover.objects_moved();
@@ -287,8 +241,7 @@ void TeraHeap::collect() {
   _moved_this_gc = objects > 0 || evacuated > 0;
   if (_moved_this_gc) {
     _regions->sort_in_use();
-    TeraHeapForwarding::moves_done();
-    TeraHeapMover::redirect_h1_references();
+    collector->moves_done();
   }
 
   _bytes_moved += words * HeapWordSize;
@@ -329,7 +282,7 @@ void TeraHeap::adjust_h2() {
   // Live H1 objects were redirected when the groups moved, roots and H2 just now:
   // compaction will meet no reference to an old copy.
   _moved_this_gc = false;
-  TeraHeapForwarding::clear();
+  TeraHeapCollector::current()->adjust_done();
   if (TeraHeapEvacuation::finish() > 0) {
     _reported_full = false;
   }
@@ -345,12 +298,6 @@ void TeraHeap::adjust_h2() {
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::h2_work_ends(_regions->used_bytes());
   }
-}
-
-void TeraHeap::scavenge_backward_references(uint worker_id, uint workers) {
-  PSPromotionManager* pm = PSPromotionManager::gc_thread_promotion_manager(worker_id);
-  TeraHeapCardScavenge::scavenge(_regions, pm, worker_id, workers);
-  pm->drain_stacks(false);
 }
 
 // Every field of an H2 object must hold a valid reference, and one into H1
@@ -392,7 +339,7 @@ public:
                 p2i(p), from, p2i(o), to, to, from);
       return;
     }
-    if (ParallelScavengeHeap::heap()->is_in_young(o)) {
+    if (TeraHeapCollector::current()->is_young(o)) {
       guarantee(card == TeraHeapCards::dirty || card == TeraHeapCards::youngergen ||
                 header_card == TeraHeapCards::dirty,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to young " PTR_FORMAT " but its card is %d",

@@ -5,8 +5,7 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.inline.hpp"
-#include "gc/parallel/psCardTable.hpp"
+#include "gc/shared/cardTableBarrierSet.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
@@ -17,12 +16,12 @@
 TeraHeapTablePages* TeraHeapCards::_pages = NULL;
 
 CardTable* TeraHeapCards::table() {
-  return ParallelScavengeHeap::heap()->card_table();
+  return barrier_set_cast<CardTableBarrierSet>(BarrierSet::barrier_set())->card_table();
 }
 
 void TeraHeapCards::initialize(MemRegion h2) {
-  assert(clean == CardTable::clean_card_val() && dirty == CardTable::dirty_card_val() &&
-         youngergen == PSCardTable::youngergen_card_val(), "our card values are the card table's");
+  assert(clean == CardTable::clean_card_val() && dirty == CardTable::dirty_card_val(),
+         "our card values are the card table's");
   CardValue* const cards = table()->byte_for(h2.start());
   TeraHeapCardResidency::initialize(cards, h2.byte_size() >> CardTable::card_shift);
   _pages = new TeraHeapTablePages(h2, (char*)cards, CardTable::card_shift, (u_char)clean,

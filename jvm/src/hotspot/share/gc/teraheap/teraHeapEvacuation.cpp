@@ -5,8 +5,9 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
 #include "gc/teraheap/teraHeapEvacuateTask.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapEvents.hpp"
@@ -233,7 +234,7 @@ size_t TeraHeapEvacuation::evacuate() {
       }
     }
     TeraHeapEvacuateTask task(_regions, &chosen, &regions_to_copy);
-    ParallelScavengeHeap::heap()->workers().run_task(&task);
+    TeraHeapCollector::current()->workers()->run_task(&task);
     for (int n = 0; n < chosen.length(); n++) {
       const TeraHeapEvacuatedLabel& l = chosen.at(n);
       size_t freed = 0;

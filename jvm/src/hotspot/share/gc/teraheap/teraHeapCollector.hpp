@@ -1,0 +1,50 @@
+/*
+ * What the module asks of the collector that runs H1.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPCOLLECTOR_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPCOLLECTOR_HPP
+
+#include "memory/allocation.hpp"
+#include "oops/oopsHierarchy.hpp"
+
+class TeraHeapMover;
+class WorkGang;
+
+// The collector that runs H1, as the collector-independent part of the
+// module sees it. One instance, made by that collector's facade
+// (TeraHeapParallel) when the heap is initialized. Its calls are made a few
+// times per GC, never per object or per field: those paths are the
+// collector's own code.
+class TeraHeapCollector : public CHeapObj<mtGC> {
+  static TeraHeapCollector* _current;
+
+public:
+  static TeraHeapCollector* current() { return _current; }
+  static void set_current(TeraHeapCollector* collector);
+
+  virtual WorkGang* workers() = 0;
+
+  // True if `obj`, an H1 object, is in the young generation (or young regions):
+  // where H2's references must stay on cards the next young collection reads.
+  virtual bool is_young(oop obj) = 0;
+
+  // Full GC, after marking.
+  virtual bool is_marked(oop obj) = 0;          // an H1 object
+  virtual size_t h1_capacity_words() = 0;       // the most H1 may hold: the thresholds' base
+  virtual size_t h1_live_words() = 0;
+
+  // -XX:+TeraHeapStressMove: moves, with `mover`, groups rooted at old H1
+  // objects that nobody tagged, until about `budget_words` have moved.
+  virtual void stress_move(TeraHeapMover* mover, size_t budget_words) = 0;
+
+  // Full GC: groups (or evacuated labels) have moved; the collector makes sure
+  // no live H1 object keeps a reference to an old copy.
+  virtual void moves_done() = 0;
+  // Full GC: H2's references into H1 are adjusted; no old copy is referred to.
+  virtual void adjust_done() = 0;
+};
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPCOLLECTOR_HPP

@@ -1,0 +1,107 @@
+/*
+ * The Parallel collector's facade: its hooks that pass Parallel's own types.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/parallel/parallelScavengeHeap.inline.hpp"
+#include "gc/parallel/psCardTable.hpp"
+#include "gc/parallel/psCompactionManager.inline.hpp"
+#include "gc/parallel/psOldGen.hpp"
+#include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/parallel/psPromotionManager.inline.hpp"
+#include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapCardScavenge.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
+#include "gc/teraheap/teraHeapEvacuation.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapLiveness.hpp"
+#include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapParallel.hpp"
+#include "oops/oop.inline.hpp"
+
+// The Parallel collector as TeraHeap's collector-independent part sees it.
+class TeraHeapParallelCollector : public TeraHeapCollector {
+  uint _stress_labels;   // labels given to stress moves' groups so far
+
+public:
+  TeraHeapParallelCollector() : _stress_labels(0) {}
+
+  virtual WorkGang* workers() { return &ParallelScavengeHeap::heap()->workers(); }
+
+  virtual bool is_young(oop obj) { return ParallelScavengeHeap::heap()->is_in_young(obj); }
+
+  virtual bool is_marked(oop obj) { return PSParallelCompact::mark_bitmap()->is_marked(obj); }
+
+  virtual size_t h1_capacity_words() { return ParallelScavengeHeap::old_gen()->max_gen_size() / HeapWordSize; }
+
+  // From the full GC's per-region summary.
+  virtual size_t h1_live_words() {
+    const MemRegion h1 = TeraHeap::h1_reserved_region();
+    ParallelCompactData& sd = PSParallelCompact::summary_data();
+    const size_t end = MIN2(sd.region_count(), sd.addr_to_region_idx(sd.region_align_up(h1.end())));
+    size_t live = 0;
+    for (size_t i = sd.addr_to_region_idx(h1.start()); i < end; i++) {
+      live += sd.region(i)->data_size();
+    }
+    return live;
+  }
+
+  // The old generation is cut into stress_stripes; the first live object of
+  // each that may move is a root, with its closure, under a label of its own
+  // (as a program tags its groups: a group that dies frees its regions).
+  static const int stress_stripes = 8;
+
+  virtual void stress_move(TeraHeapMover* mover, size_t budget_words) {
+    ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+    MutableSpace* old_space = ParallelScavengeHeap::old_gen()->object_space();
+    const size_t start = mover->words_moved();
+    HeapWord* const bottom = old_space->bottom();
+    HeapWord* const top = old_space->top();
+    const size_t stripe = pointer_delta(top, bottom) / stress_stripes;
+    for (int k = 0; k < stress_stripes && stripe > 0; k++) {
+      if (mover->h2_full() || mover->words_moved() - start >= budget_words) {
+        return;
+      }
+      HeapWord* const end = MIN2(top, bottom + (k + 1) * stripe);
+      // The last object of a stripe may reach past its end.
+      for (HeapWord* p = bitmap->find_obj_beg(bottom + k * stripe, end); p < end;
+           p = bitmap->find_obj_beg(MIN2(p + cast_to_oop(p)->size(), end), end)) {
+        if (mover->can_move(cast_to_oop(p))) {
+          mover->move_group(cast_to_oop(p), min_jlong + _stress_labels++);
+          break;
+        }
+      }
+    }
+  }
+
+  // Parallel's summary phase may write a filler over an old copy, so moves
+  // are looked up in a table of their own (TeraHeapForwarding), and live H1
+  // objects are redirected now, before compaction.
+  virtual void moves_done() {
+    TeraHeapForwarding::moves_done();
+    TeraHeapMover::redirect_h1_references();
+  }
+
+  virtual void adjust_done() {
+    TeraHeapForwarding::clear();
+  }
+};
+
+ReservedSpace TeraHeapParallel::initialize(ReservedSpace heap_rs) {
+  assert(TeraHeapCards::youngergen == PSCardTable::youngergen_card_val(), "our card values are the card table's");
+  TeraHeapForwarding::initialize();
+  return TeraHeap::initialize(heap_rs, new TeraHeapParallelCollector());
+}
+
+bool TeraHeapParallel::mark_through_h2(ParCompactionManager* cm) {
+  return TeraHeapLiveness::mark_from_live_region(TeraHeap::regions(), cm) || TeraHeapEvacuation::trace(cm);
+}
+
+void TeraHeapParallel::scavenge_backward_references(uint worker_id, uint workers) {
+  PSPromotionManager* pm = PSPromotionManager::gc_thread_promotion_manager(worker_id);
+  TeraHeapCardScavenge::scavenge(TeraHeap::regions(), pm, worker_id, workers);
+  pm->drain_stacks(false);
+}
