@@ -12,7 +12,6 @@
 #include "gc/teraheap/teraHeapArguments.hpp"
 #include "gc/teraheap/teraHeapBacking.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
-#include "gc/teraheap/teraHeapCardAdjust.hpp"
 #include "gc/teraheap/teraHeapCardFaults.hpp"
 #include "gc/teraheap/teraHeapCardStats.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
@@ -119,14 +118,6 @@ void TeraHeap::prepare_marking() {
 
 void TeraHeap::mark_region_live(oop obj) {
   TeraHeapLiveness::mark_reached(_regions, obj);
-}
-
-void TeraHeap::marked_from_roots() {
-  // Tagged roots in H2 that marking reaches from here on are reached through
-  // H2's cards: they may be held only by their own group.
-  TeraHeapEvacuation::end_marking_from_roots();
-  TeraHeapLiveness::read_reached_regions(_regions);
-  TeraHeapLiveness::read_unconfirmed_summaries(_regions);
 }
 
 bool TeraHeap::is_alive_in_h2(oop obj) {
@@ -278,7 +269,7 @@ void TeraHeap::collect() {
 
 void TeraHeap::adjust_h2() {
   const jlong start = os::javaTimeNanos();
-  TeraHeapCardAdjust::adjust(_regions);
+  TeraHeapCollector::current()->adjust_cards(_regions);
   // Live H1 objects were redirected when the groups moved, roots and H2 just now:
   // compaction will meet no reference to an old copy.
   _moved_this_gc = false;

@@ -31,9 +31,10 @@ class ThreadClosure;
 //   prepare_marking      every region dead until marking reaches it; orphaned
 //                        labels due for a trace are picked (TeraHeapEvacuation)
 //   (marking, reference  references into H2 make regions live, never objects
-//    processing)         (but objects of traced labels); whoever drains a marking
-//                        stack reads the live regions' cards and marks their H1
-//                        referents (the collector's facade: mark_through_h2)
+//    processing)         (but objects of traced labels); once marking from roots
+//                        is done, whoever drains a marking stack reads the live
+//                        regions' cards and marks their H1 referents (the
+//                        collector's facade: marked_from_roots, mark_through_h2)
 //   (weak processing)    referents in dead regions, or unreached in traced ones,
 //                        are cleared
 //   collect              free dead regions; move advised (or, past the high
@@ -73,12 +74,6 @@ public:
   // Full GC.
   static void prepare_marking();
   static void mark_region_live(oop obj);
-  // Full GC, after the parallel marking from roots, before reference
-  // processing: the GC workers read the regions it made live (TeraHeapLiveness),
-  // then regions whose summarized cards marking skipped are checked
-  // (TeraHeapBackwardTargets), and what they lead to is marked by the GC
-  // workers.
-  static void marked_from_roots();
   static bool is_alive_in_h2(oop obj);
   static void collect();
   // True from collect() to adjust_h2() if anything moved: old copies with

@@ -5,9 +5,8 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/psCompactionManager.inline.hpp"
-#include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
 #include "logging/log.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/mutexLocker.hpp"
@@ -86,14 +85,14 @@ void TeraHeapBackwardTargets::list_skipped(uint region) {
 const GrowableArrayCHeap<uint, mtGC>& TeraHeapBackwardTargets::confirm() {
   // From here on no region lists itself: the list is only read, by the caller.
   _skipping = false;
-  ParMarkBitMap* bitmap = PSParallelCompact::mark_bitmap();
+  TeraHeapCollector* const collector = TeraHeapCollector::current();
   int stale = 0;
   for (int k = 0; k < _listed->length(); k++) {
     const uint r = _listed->at(k);
     const Set* s = &_sets[r];
     bool all_marked = true;
     for (uint i = 0; i < s->capacity && all_marked; i++) {
-      all_marked = s->slots[i] == NULL || bitmap->is_marked(s->slots[i]);
+      all_marked = s->slots[i] == NULL || collector->is_marked(s->slots[i]);
     }
     if (!all_marked) {
       set_stale(r);
@@ -110,22 +109,6 @@ const GrowableArrayCHeap<uint, mtGC>& TeraHeapBackwardTargets::confirm() {
 
 void TeraHeapBackwardTargets::confirmed() {
   _listed->clear();
-}
-
-bool TeraHeapBackwardTargets::any_moves(uint region, ParCompactionManager* cm) {
-  const Set* s = &_sets[region];
-  for (uint i = 0; i < s->capacity; i++) {
-    oop target = s->slots[i];
-    if (target != NULL) {
-      // Its new address (an H2 one if a group took it along), into a copy.
-      oop moved = target;
-      PSParallelCompact::adjust_pointer(&moved, cm);
-      if (moved != target) {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 void TeraHeapBackwardTargets::clear(uint region) {

@@ -12,7 +12,6 @@
 #include "utilities/growableArray.hpp"
 
 class Mutex;
-class ParCompactionManager;
 class TeraHeapRegions;
 
 // The H1 objects that each H2 region's summarized cards refer to. Most of
@@ -92,8 +91,9 @@ public:
   static const GrowableArrayCHeap<uint, mtGC>& confirm();
   static void confirmed();
   // Full GC, once new addresses are known: whether any remembered object of a
-  // region that is not stale (so all were marked) moves.
-  static bool any_moves(uint region, ParCompactionManager* cm);
+  // region that is not stale (so all were marked) moves. `adjuster` is the
+  // collector's (teraHeapBackwardTargets.inline.hpp).
+  template <class Adjuster> static inline bool any_moves(uint region, Adjuster* adjuster);
   // Before the region's summarized cards are read again, or once it is freed.
   static void clear(uint region);
 };

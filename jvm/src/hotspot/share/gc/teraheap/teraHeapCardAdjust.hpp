@@ -16,10 +16,13 @@ class TeraHeapRegions;
 // the state its fields give it: clean, youngergen, oldgen, or summarized
 // (its old referents remembered by its region, TeraHeapBackwardTargets, so
 // that the card is read again only if one of them moves).
+// (teraHeapCardAdjust.inline.hpp.)
 class TeraHeapCardAdjust : AllStatic {
 public:
-  // On all GC workers, a region at a time.
-  static void adjust(TeraHeapRegions* regions);
+  // On all GC workers, a region at a time. Each worker makes an `Adjuster`
+  // from its id: the collector's adjust step for one field (adjust(T* p)),
+  // and whether an H1 object is young (is_young(oop)).
+  template <class Adjuster> static void adjust(TeraHeapRegions* regions);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPCARDADJUST_HPP

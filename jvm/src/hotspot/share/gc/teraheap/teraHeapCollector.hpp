@@ -11,6 +11,7 @@
 #include "oops/oopsHierarchy.hpp"
 
 class TeraHeapMover;
+class TeraHeapRegions;
 class WorkGang;
 
 // The collector that runs H1, as the collector-independent part of the
@@ -43,6 +44,9 @@ public:
   // Full GC: groups (or evacuated labels) have moved; the collector makes sure
   // no live H1 object keeps a reference to an old copy.
   virtual void moves_done() = 0;
+  // Full GC, once new addresses are known: the fields on H2's cards follow
+  // them (TeraHeapCardAdjust, with the collector's adjust step).
+  virtual void adjust_cards(TeraHeapRegions* regions) = 0;
   // Full GC: H2's references into H1 are adjusted; no old copy is referred to.
   virtual void adjust_done() = 0;
 };

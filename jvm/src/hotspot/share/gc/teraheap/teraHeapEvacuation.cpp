@@ -125,10 +125,6 @@ void TeraHeapEvacuation::end_marking_from_roots() {
   }
 }
 
-bool TeraHeapEvacuation::trace(ParCompactionManager* cm) {
-  return enabled() && TeraHeapTrace::trace(cm);
-}
-
 bool TeraHeapEvacuation::is_traced_region(const void* p) {
   return enabled() && TeraHeapTrace::is_traced_region(p);
 }

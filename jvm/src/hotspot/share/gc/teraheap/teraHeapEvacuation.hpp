@@ -11,7 +11,6 @@
 #include "oops/oopsHierarchy.hpp"
 #include "utilities/growableArray.hpp"
 
-class ParCompactionManager;
 class TeraHeapRegions;
 
 // Sparse labels evacuated at full GCs. A region lives while anything refers
@@ -75,9 +74,6 @@ public:
   // The marking from roots is done: roots reached from now on were reached
   // through H2, and do not hold their labels.
   static void end_marking_from_roots();
-  // Follows one recorded object and what it reaches within traced regions
-  // into `cm`'s marking stacks; false if none was waiting.
-  static bool trace(ParCompactionManager* cm);
   // Whether marking reached `obj`, which is in a traced region.
   static bool is_traced_region(const void* p);
   static bool is_reached(oop obj);

@@ -10,7 +10,6 @@
 #include "memory/allStatic.hpp"
 #include "oops/oopsHierarchy.hpp"
 
-class ParCompactionManager;
 class TeraHeapRegions;
 
 // Which H2 regions a full GC keeps, found as part of its marking rather than
@@ -37,23 +36,34 @@ class TeraHeapLiveness : AllStatic {
   // False during the marking from roots: regions it reaches wait in the queue.
   static volatile bool _reading;
 
+  static bool has_dirty_card(TeraHeapRegions* regions, uint r);
+  // Decides how a live region's cards are read: notes what its summary
+  // (TeraHeapBackwardTargets) needs; true if its summarized cards may be skipped.
+  static bool begin_reading_cards(TeraHeapRegions* regions, uint region);
+  template <class Marker> static void mark_cards(TeraHeapRegions* regions, uint region, Marker* marker);
+
 public:
   // Before marking: every region is dead until marking reaches it, and the
-  // regions it reaches are queued until read_reached_regions.
+  // regions it reaches are queued until start_reading.
   static void prepare(TeraHeapRegions* regions);
-  // After the marking from roots, before reference processing: the GC
-  // workers read the regions it reached, and those they lead to.
-  static void read_reached_regions(TeraHeapRegions* regions);
+  // After the marking from roots, before reference processing: queued
+  // regions may be read from now on. True if some wait; the collector's GC
+  // workers then read them, and those they lead to (mark_from_live_region).
+  static bool start_reading(TeraHeapRegions* regions);
   // Marking reached `obj` in H2 (from H1, a root, or a card of a live region).
   static void mark_reached(TeraHeapRegions* regions, oop obj);
-  // Reads one queued live region into `cm`'s marking stacks; false if none was
-  // queued, or the marking from roots is still running.
-  static bool mark_from_live_region(TeraHeapRegions* regions, ParCompactionManager* cm);
-  // After read_reached_regions: marking skipped the summarized cards of
-  // regions whose summary (TeraHeapBackwardTargets) named only objects it
-  // would mark anyway; the GC workers read those of regions whose summary
-  // names an object that marking did not reach after all.
-  static void read_unconfirmed_summaries(TeraHeapRegions* regions);
+
+  // (teraHeapLiveness.inline.hpp, for any collector's marker: Parallel's
+  // ParCompactionManager, with mark_and_push and follow_klass.)
+  // Reads one queued live region into `marker`; false if none was queued,
+  // or the marking from roots is still running.
+  template <class Marker> static inline bool mark_from_live_region(TeraHeapRegions* regions, Marker* marker);
+  // Once regions are read, marking has skipped the summarized cards of
+  // regions whose summary named only objects it would mark anyway; for those
+  // whose summary names an object marking did not reach after all
+  // (TeraHeapBackwardTargets::confirm), the GC workers read them with this.
+  template <class Marker> static inline void mark_summarized_cards(TeraHeapRegions* regions, uint region,
+                                                                   Marker* marker);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPLIVENESS_HPP

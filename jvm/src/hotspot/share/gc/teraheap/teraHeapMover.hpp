@@ -40,19 +40,19 @@ public:
 };
 
 // Moves a group (a tagged root and what it reaches in H1) into H2 during a
-// full GC, after marking and before the collector computes new addresses.
-// One mover per GC worker; they move different groups at once
-// (TeraHeapMoveTask) and meet only on objects that groups share, where the
-// first to install its forwarding pointer wins and the other takes its copy
-// back. Depth-first from a stack of H2 fields still to follow: each object is
-// copied into the worker's buffer for the group's label, the old copy's mark
-// word becomes a forwarding pointer (the copy keeps the original mark), and
-// the old copy leaves the mark bitmap and the live-data summary, so compaction
-// treats it as free space; then the copy's fields are pushed, the first on
-// top. An object array's elements are pushed a chunk at a time, as the
-// collector's own marking does, so a huge array costs a bounded stack. Before
-// compaction overwrites the old copies, every H1 reference to them is
-// redirected (redirect_h1_references). What the mover skips: transient
+// full GC, after marking and before the collector computes new addresses. One
+// mover per GC worker; they move different groups at once (TeraHeapMoveTask)
+// and meet only on objects that groups share, where the first to install its
+// forwarding pointer wins and the other takes its copy back. Depth-first from
+// a stack of H2 fields still to follow: each object is copied into the
+// worker's buffer for the group's label, the old copy's mark word becomes a
+// forwarding pointer (the copy keeps the original mark), and the old copy
+// leaves the mark bitmap and the live-data summary, so compaction treats it as
+// free space; then the copy's fields are pushed, the first on top. An object
+// array's elements are pushed a chunk at a time, as the collector's own
+// marking does, so a huge array costs a bounded stack. Before compaction
+// overwrites the old copies, every H1 reference to them is redirected (by the
+// collector: TeraHeapCollector::moves_done). What the mover skips: transient
 // fields, as a serializer would (but not those of a class that writes them
 // itself with a writeObject method, as collections do), Class objects, class
 // loaders, java.lang.ref.Reference objects and the program's singletons
@@ -138,12 +138,6 @@ public:
   size_t words_moved() const { return _words; }
   bool h2_full() const { return Atomic::load(&_shared->h2_full); }
   size_t too_large() const { return _too_large; }
-
-  // Points every reference that live H1 objects hold to a moved object at its
-  // H2 copy, on all GC workers. Needed once per full GC that moved something:
-  // compaction reuses the old copies' space, forwarding pointers included.
-  // Roots and H2's own references are adjusted later (TeraHeapForwarding).
-  static void redirect_h1_references();
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP

@@ -11,16 +11,31 @@
 #include "gc/parallel/psOldGen.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/parallel/psPromotionManager.inline.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.hpp"
+#include "gc/teraheap/teraHeapCardAdjust.inline.hpp"
 #include "gc/teraheap/teraHeapCardScavenge.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapCollector.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
-#include "gc/teraheap/teraHeapLiveness.hpp"
+#include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapParallel.hpp"
+#include "gc/teraheap/teraHeapRedirect.hpp"
+#include "gc/teraheap/teraHeapTrace.inline.hpp"
+#include "runtime/atomic.hpp"
 #include "oops/oop.inline.hpp"
+
+// A GC worker's adjust step for H2's fields, in the full GC's adjust phase.
+class TeraHeapParallelAdjuster {
+  ParCompactionManager* const _cm;
+public:
+  TeraHeapParallelAdjuster(uint worker_id) : _cm(ParCompactionManager::gc_thread_compaction_manager(worker_id)) {}
+  template <class T> void adjust(T* p) { PSParallelCompact::adjust_pointer(p, _cm); }
+  bool is_young(oop obj) const { return ParallelScavengeHeap::heap()->is_in_young(obj); }
+};
 
 // The Parallel collector as TeraHeap's collector-independent part sees it.
 class TeraHeapParallelCollector : public TeraHeapCollector {
@@ -82,7 +97,11 @@ public:
   // objects are redirected now, before compaction.
   virtual void moves_done() {
     TeraHeapForwarding::moves_done();
-    TeraHeapMover::redirect_h1_references();
+    TeraHeapRedirect::redirect_h1_references();
+  }
+
+  virtual void adjust_cards(TeraHeapRegions* regions) {
+    TeraHeapCardAdjust::adjust<TeraHeapParallelAdjuster>(regions);
   }
 
   virtual void adjust_done() {
@@ -96,8 +115,74 @@ ReservedSpace TeraHeapParallel::initialize(ReservedSpace heap_rs) {
   return TeraHeap::initialize(heap_rs, new TeraHeapParallelCollector());
 }
 
+// Drains the queue of live regions, and what reading them marks. A worker
+// whose stacks and the queue are empty steals from the others' stacks; when
+// there is nothing to steal it stops, and what the others still mark (and
+// the regions that queues) they finish themselves: a worker's loop ends only
+// once its stacks and the queue are empty (follow_marking_stacks reads queued
+// regions through mark_through_h2).
+class TeraHeapReadRegionsTask : public AbstractGangTask {
+public:
+  TeraHeapReadRegionsTask() : AbstractGangTask("TeraHeap read live regions") {}
+
+  void work(uint worker_id) {
+    ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(worker_id);
+    for (;;) {
+      cm->follow_marking_stacks();
+      ObjArrayTask task;
+      oop obj;
+      if (ParCompactionManager::steal_objarray(worker_id, task)) {
+        cm->follow_array((objArrayOop)task.obj(), task.index());
+      } else if (ParCompactionManager::steal(worker_id, obj)) {
+        cm->follow_contents(obj);
+      } else {
+        return;
+      }
+    }
+  }
+};
+
+// Reads the summarized cards of the given regions, claimed one at a time, and
+// marks what they lead to. On the GC workers, never the VM thread: marking
+// discovers references, and a parallel marking's discovery files each on
+// the list of the worker that found it.
+class TeraHeapMarkSummarizedTask : public AbstractGangTask {
+  TeraHeapRegions* const _regions;
+  const GrowableArrayCHeap<uint, mtGC>& _stale;
+  volatile int _next;
+
+public:
+  TeraHeapMarkSummarizedTask(TeraHeapRegions* regions, const GrowableArrayCHeap<uint, mtGC>& stale) :
+    AbstractGangTask("TeraHeap mark summarized cards"), _regions(regions), _stale(stale), _next(0) {}
+
+  void work(uint worker_id) {
+    ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(worker_id);
+    for (int k = Atomic::fetch_and_add(&_next, 1); k < _stale.length(); k = Atomic::fetch_and_add(&_next, 1)) {
+      TeraHeapLiveness::mark_summarized_cards(_regions, _stale.at(k), cm);
+    }
+    cm->follow_marking_stacks();
+  }
+};
+
+void TeraHeapParallel::marked_from_roots() {
+  TeraHeapRegions* const regions = TeraHeap::regions();
+  // Tagged roots in H2 that marking reaches from here on are reached through
+  // H2's cards: they may be held only by their own group.
+  TeraHeapEvacuation::end_marking_from_roots();
+  if (TeraHeapLiveness::start_reading(regions)) {
+    TeraHeapReadRegionsTask task;
+    ParallelScavengeHeap::heap()->workers().run_task(&task);
+  }
+  const GrowableArrayCHeap<uint, mtGC>& stale = TeraHeapBackwardTargets::confirm();
+  if (stale.is_nonempty()) {
+    TeraHeapMarkSummarizedTask task(regions, stale);
+    ParallelScavengeHeap::heap()->workers().run_task(&task);
+  }
+  TeraHeapBackwardTargets::confirmed();
+}
+
 bool TeraHeapParallel::mark_through_h2(ParCompactionManager* cm) {
-  return TeraHeapLiveness::mark_from_live_region(TeraHeap::regions(), cm) || TeraHeapEvacuation::trace(cm);
+  return TeraHeapLiveness::mark_from_live_region(TeraHeap::regions(), cm) || TeraHeapTrace::trace(cm);
 }
 
 void TeraHeapParallel::scavenge_backward_references(uint worker_id, uint workers) {

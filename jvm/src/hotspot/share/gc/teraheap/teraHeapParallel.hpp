@@ -25,9 +25,14 @@ public:
   // returns the rest, for the old and young generations.
   static ReservedSpace initialize(ReservedSpace heap_rs);
 
+  // Full GC, after the parallel marking from roots, before reference
+  // processing: the GC workers read the regions it made live
+  // (TeraHeapLiveness), then regions whose summarized cards marking skipped
+  // are checked (TeraHeapBackwardTargets), and what they lead to is marked.
+  static void marked_from_roots();
   // Full GC: called whenever a marking stack runs dry. Pushes onto `cm`'s
   // stacks what H2 leads to next, either the cards of one region that marking
-  // made live (not before TeraHeap::marked_from_roots) or an object of a traced
+  // made live (not before marked_from_roots) or an object of a traced
   // label waiting to be followed. False if nothing was waiting.
   static bool mark_through_h2(ParCompactionManager* cm);
 

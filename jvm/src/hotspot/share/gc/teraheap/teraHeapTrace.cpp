@@ -5,7 +5,6 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/psCompactionManager.inline.hpp"
 #include "gc/shared/collectedHeap.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
@@ -24,10 +23,6 @@
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
 #include "utilities/bitMap.inline.hpp"
-
-// Elements of an object array a trace follows at a time, so that an array of
-// millions costs the stack a chunk, not an entry per element.
-static const int trace_elements_per_chunk = 512;
 
 TeraHeapRegions* TeraHeapTrace::_regions = NULL;
 TeraHeapTracedRegion** TeraHeapTrace::_traced = NULL;
@@ -62,44 +57,6 @@ void TeraHeapTrace::enqueue(oop obj) {
   Atomic::release_store(&_queue_length, _queue->length());
 }
 
-// An object to follow, or an object array to follow from element `from` on.
-struct TeraHeapTraceWork {
-  oop obj;
-  int from;
-};
-typedef GrowableArrayCHeap<TeraHeapTraceWork, mtGC> TeraHeapTraceStack;
-
-// Follows a traced object's fields: H1 referents are marked, traced H2
-// referents followed in turn, other H2 referents' regions made live.
-class TeraHeapTraceClosure : public BasicOopIterateClosure {
-  TeraHeapRegions* _regions;
-  ParCompactionManager* _cm;
-  TeraHeapTraceStack* _stack;
-public:
-  TeraHeapTraceClosure(TeraHeapRegions* regions, ParCompactionManager* cm, TeraHeapTraceStack* stack) :
-    _regions(regions), _cm(cm), _stack(stack) {}
-
-  template <class T> void do_oop_work(T* p) {
-    T heap_oop = RawAccess<>::oop_load(p);
-    if (CompressedOops::is_null(heap_oop)) {
-      return;
-    }
-    oop o = CompressedOops::decode_not_null(heap_oop);
-    if (!TeraHeapAddressSpace::contains(o)) {
-      _cm->mark_and_push(p);
-      return;
-    }
-    _regions->mark_live(_regions->raw_index_of(o));
-    const uint r = _regions->index_of(o);
-    TeraHeapH2Roots::note_reached(r, o);
-    if (TeraHeapTrace::reach(r, o)) {
-      _stack->push(TeraHeapTraceWork{o, 0});
-    }
-  }
-  virtual void do_oop(oop* p) { do_oop_work(p); }
-  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
-};
-
 void TeraHeapTrace::note_depth(int depth) {
   int deepest = Atomic::load(&_deepest);
   while (depth > deepest) {
@@ -111,41 +68,17 @@ void TeraHeapTrace::note_depth(int depth) {
   }
 }
 
-bool TeraHeapTrace::trace(ParCompactionManager* cm) {
+oop TeraHeapTrace::take_queued() {
   if (Atomic::load_acquire(&_queue_length) == 0) {
-    return false;
+    return NULL;
   }
-  TeraHeapTraceStack stack(64);
-  {
-    MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
-    if (_queue->is_empty()) {
-      return false;
-    }
-    stack.push(TeraHeapTraceWork{_queue->pop(), 0});
-    Atomic::release_store(&_queue_length, _queue->length());
+  MutexLocker ml(_queue_lock, Mutex::_no_safepoint_check_flag);
+  if (_queue->is_empty()) {
+    return NULL;
   }
-  TeraHeapTraceClosure cl(_regions, cm, &stack);
-  int deepest = 0;
-  while (stack.is_nonempty()) {
-    deepest = MAX2(deepest, stack.length());
-    const TeraHeapTraceWork w = stack.pop();
-    if (w.from == 0) {
-      Atomic::add(&_traced[_regions->index_of(w.obj)]->live_words, (size_t)w.obj->size());
-    }
-    if (!w.obj->is_objArray()) {
-      w.obj->oop_iterate(&cl);
-      continue;
-    }
-    // The rest of the array waits below the chunk's elements.
-    const objArrayOop a = objArrayOop(w.obj);
-    const int end = MIN2(a->length(), w.from + trace_elements_per_chunk);
-    if (end < a->length()) {
-      stack.push(TeraHeapTraceWork{a, end});
-    }
-    a->oop_iterate_range(&cl, w.from, end);
-  }
-  note_depth(deepest);
-  return true;
+  oop obj = _queue->pop();
+  Atomic::release_store(&_queue_length, _queue->length());
+  return obj;
 }
 
 bool TeraHeapTrace::is_traced_region(const void* p) {

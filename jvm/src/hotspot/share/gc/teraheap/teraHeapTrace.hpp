@@ -13,7 +13,6 @@
 #include "utilities/growableArray.hpp"
 
 class Mutex;
-class ParCompactionManager;
 class TeraHeapRegions;
 
 // A traced region: which of its objects marking reached, and their words.
@@ -35,7 +34,8 @@ public:
 // label's live data is known exactly. The cards of traced regions are not
 // read (TeraHeapLiveness): they would make the fields of dead objects roots.
 // Regions are listed by label, then address; their bits live for one pause.
-// (teraHeapTrace.inline.hpp: what marking calls for every object it reaches.)
+// (teraHeapTrace.inline.hpp: what marking calls for every object it reaches,
+// and the trace itself, for any collector's marker.)
 class TeraHeapTrace : AllStatic {
   static TeraHeapRegions* _regions;
   static TeraHeapTracedRegion** _traced;                 // per region, NULL if not traced
@@ -47,8 +47,14 @@ class TeraHeapTrace : AllStatic {
   // The most objects a trace had waiting at once in this full GC.
   static volatile int _deepest;
 
+  // Elements of an object array a trace follows at a time, so that an array
+  // of millions costs its stack a chunk, not an entry per element.
+  static const int elements_per_chunk = 512;
+
   static void note_depth(int depth);
   static void enqueue(oop obj);
+  // One object waiting to be followed, or NULL.
+  static oop take_queued();
 
 public:
   // H2 bytes one full GC traces, but for a label larger than this, which a
@@ -70,9 +76,10 @@ public:
   // Marking reached `obj`, in start region `r`, from outside a traced label:
   // if r is traced, obj is recorded and waits to be followed. Any GC worker.
   static inline void reached(uint r, oop obj);
-  // Follows one waiting object and what it reaches within traced regions
-  // into `cm`'s marking stacks; false if none was waiting.
-  static bool trace(ParCompactionManager* cm);
+  // Follows one waiting object and what it reaches within traced regions;
+  // H1 objects they refer to go to `marker`, the collector's (Parallel's
+  // ParCompactionManager: mark_and_push). False if none was waiting.
+  template <class Marker> static inline bool trace(Marker* marker);
   static bool is_traced_region(const void* p);
   // Whether marking reached `obj`, which is in a traced region.
   static bool is_reached(oop obj);

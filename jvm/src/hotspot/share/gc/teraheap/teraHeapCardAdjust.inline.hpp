@@ -1,28 +1,32 @@
 /*
- * The full GC's adjust step over H2's cards.
+ * The full GC's adjust step over H2's cards, for any collector's adjuster.
  *
  * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
 
-#include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.inline.hpp"
-#include "gc/parallel/psCompactionManager.inline.hpp"
-#include "gc/parallel/psParallelCompact.inline.hpp"
+#ifndef SHARE_GC_TERAHEAP_TERAHEAPCARDADJUST_INLINE_HPP
+#define SHARE_GC_TERAHEAP_TERAHEAPCARDADJUST_INLINE_HPP
+
+#include "gc/teraheap/teraHeapCardAdjust.hpp"
+
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
-#include "gc/teraheap/teraHeapBackwardTargets.hpp"
-#include "gc/teraheap/teraHeapCardAdjust.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.inline.hpp"
 #include "gc/teraheap/teraHeapCardClosure.inline.hpp"
 #include "gc/teraheap/teraHeapCardStats.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "runtime/atomic.hpp"
 
+// Adjusts the fields on one card through the collector's adjuster, and
+// learns what they refer to.
+template <class Adjuster>
 class TeraHeapAdjustClosure : public TeraHeapCardClosure {
   static const uint max_card_targets = 64;
 
-  ParCompactionManager* _cm;
+  Adjuster* _adjuster;
   oop  _card_targets[max_card_targets];   // the card's old referents, at their new addresses
   uint _card_target_count;
   bool _card_targets_overflow;
@@ -39,8 +43,8 @@ class TeraHeapAdjustClosure : public TeraHeapCardClosure {
   }
 
 public:
-  TeraHeapAdjustClosure(ParCompactionManager* cm, TeraHeapRegions* regions) :
-    TeraHeapCardClosure(regions), _cm(cm), _card_target_count(0), _card_targets_overflow(false) {}
+  TeraHeapAdjustClosure(Adjuster* adjuster, TeraHeapRegions* regions) :
+    TeraHeapCardClosure(regions), _adjuster(adjuster), _card_target_count(0), _card_targets_overflow(false) {}
 
   void start_card(MemRegion card) {
     TeraHeapCardClosure::start_card(card);
@@ -69,7 +73,7 @@ public:
   }
 
   template <class T> void do_oop_work(T* p) {
-    PSParallelCompact::adjust_pointer(p, _cm);
+    _adjuster->adjust(p);
     oop o = load(p);
     if (o == NULL) {
       return;
@@ -78,7 +82,7 @@ public:
       link(o);
     } else {
       _h1 = true;
-      if (ParallelScavengeHeap::heap()->is_in_young(o)) {
+      if (_adjuster->is_young(o)) {
         _young = true;
       } else {
         _old = true;
@@ -92,6 +96,7 @@ public:
 
 // The regions in use, claimed one at a time by the GC workers: after a move,
 // the regions just filled hold most of the cards to adjust.
+template <class Adjuster>
 class TeraHeapAdjustTask : public AbstractGangTask {
   TeraHeapRegions* _regions;
   volatile int     _next;
@@ -101,8 +106,8 @@ public:
     AbstractGangTask("TeraHeap adjust H2"), _regions(regions), _next(0) {}
 
   void work(uint worker_id) {
-    ParCompactionManager* cm = ParCompactionManager::gc_thread_compaction_manager(worker_id);
-    TeraHeapAdjustClosure cl(cm, _regions);
+    Adjuster adjuster(worker_id);
+    TeraHeapAdjustClosure<Adjuster> cl(&adjuster, _regions);
     size_t count = 0;
     size_t count_h1 = 0;
     size_t count_summarized = 0;
@@ -115,7 +120,7 @@ public:
       // Summarized cards are read only if an object the region remembers
       // moves, or the region is stale; then what they refer to is
       // remembered anew. (A stale region's objects were not marked for it.)
-      const bool reread = TeraHeapBackwardTargets::is_stale(r) || TeraHeapBackwardTargets::any_moves(r, cm);
+      const bool reread = TeraHeapBackwardTargets::is_stale(r) || TeraHeapBackwardTargets::any_moves(r, &adjuster);
       if (reread) {
         TeraHeapBackwardTargets::clear(r);
       }
@@ -140,7 +145,10 @@ public:
   }
 };
 
+template <class Adjuster>
 void TeraHeapCardAdjust::adjust(TeraHeapRegions* regions) {
-  TeraHeapAdjustTask task(regions);
-  ParallelScavengeHeap::heap()->workers().run_task(&task);
+  TeraHeapAdjustTask<Adjuster> task(regions);
+  TeraHeapCollector::current()->workers()->run_task(&task);
 }
+
+#endif // SHARE_GC_TERAHEAP_TERAHEAPCARDADJUST_INLINE_HPP
