@@ -35,12 +35,13 @@ sync_file() {
   fi
 }
 
-# Mirror directory $1 into $2 by content: changed files copied, files missing from $1 removed.
+# Mirror directory $1 into $2 by content: changed files copied, files missing from $1 removed
+# (and printed).
 sync_dir() {
   local from=$1 to=$2 f
   mkdir -p "$to"
   (cd "$from" && find . -type f) | while read -r f; do sync_file "$from/$f" "$to/$f" >/dev/null; done
-  (cd "$to" && find . -type f) | while read -r f; do [ -e "$from/$f" ] || rm -f "$to/$f"; done
+  (cd "$to" && find . -type f) | while read -r f; do [ -e "$from/$f" ] || { rm -f "$to/$f"; echo "$to/$f"; }; done
 }
 
 # The heart of each JVM crash report under directory $1: what failed, where, and the first native

@@ -32,7 +32,11 @@ done
 patched_files >"$touched"
 
 for m in $MODULE_RELS; do
-  sync_dir "$REPO_ROOT/jvm/$m" "$SRC/$m"
+  # A source file dropped from the module: its object and dependency files go too, or an
+  # incremental build still lists it and fails to find it.
+  sync_dir "$REPO_ROOT/jvm/$m" "$SRC/$m" | sed -n 's|.*/\([^/]*\)\.cpp$|\1|p' | while read -r obj; do
+    rm -f "$SRC"/build/*/hotspot/variant-server/libjvm/objs/"$obj".*
+  done
 done
 
 # What the module looked like when copied in, so that `make export` can tell edits made in

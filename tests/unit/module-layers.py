@@ -6,9 +6,9 @@
 - Only the API's natives include the facade (teraHeap.hpp), and only the facade includes a
   collector's facade (teraHeapParallel.hpp); the hooks in HotSpot's own files include both, but
   they are not the module.
-- Only a collector's files include that collector's headers (gc/parallel, gc/g1): its facade, the
-  files that serve it alone, and the files still to be made collector-independent, which must
-  still need it (the list shrinks as the G1 port goes, docs/g1.md).
+- Only a collector's files include that collector's headers (gc/parallel, gc/g1): its facade and
+  the files that serve it alone. The rest take what they need of the collector through
+  TeraHeapCollector or a template parameter (docs/design.md).
 - share/gc/teraheap includes no system header but the C library's: the rest is in os/linux.
 - No state in file-level variables: a static variable named like a member (_name) belongs in a
   class.
@@ -29,9 +29,6 @@ COLLECTOR_FILES = {
                  "teraHeapRedirect"},
     "g1": set(),
 }
-# Files that still use the Parallel collector's types, to become templates over a collector
-# policy for G1 (docs/g1.md, "What the module reuses").
-NOT_YET_NEUTRAL = {"teraHeapMover"}
 
 
 def component(path):
@@ -103,18 +100,12 @@ def main():
     results.append(("only the natives include the facade, and only it a collector's facade", not callers,
                     ", ".join(callers)))
 
-    stray, stale = [], []
+    stray = []
     for collector, own in COLLECTOR_FILES.items():
-        allowed = own | (NOT_YET_NEUTRAL if collector == "parallel" else set())
         users = {component(f) for f in files
                  if re.search(rf'^#include "gc/{collector}/', f.read_text(), re.M)}
-        stray += [f"{c} includes gc/{collector}" for c in sorted(users - allowed)]
-        if collector == "parallel":
-            stale += sorted(NOT_YET_NEUTRAL - users)
+        stray += [f"{c} includes gc/{collector}" for c in sorted(users - own)]
     results.append(("only a collector's files include its headers", not stray, ", ".join(stray)))
-    results.append(("the files left to make collector-independent still need it", not stale,
-                    ", ".join(f"{c} no longer includes gc/parallel: drop it from NOT_YET_NEUTRAL"
-                              for c in stale)))
 
     system = []
     for f in files:

@@ -34,6 +34,11 @@ public:
 
   // Full GC, after marking.
   virtual bool is_marked(oop obj) = 0;          // an H1 object
+  // A mover copied `old_copy`, `words` long, to `copy` in H2, and left a
+  // forwarding pointer in its mark word: the collector treats the old copy as
+  // free space from now on, and sends references to it to the copy. Any GC
+  // worker, for objects that may sit side by side.
+  virtual void moved(oop old_copy, oop copy, size_t words) = 0;
   virtual size_t h1_capacity_words() = 0;       // the most H1 may hold: the thresholds' base
   virtual size_t h1_live_words() = 0;
 

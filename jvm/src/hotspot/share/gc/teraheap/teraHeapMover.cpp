@@ -6,14 +6,12 @@
 
 #include "precompiled.hpp"
 #include "classfile/symbolTable.hpp"
-#include "gc/parallel/parMarkBitMap.inline.hpp"
-#include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/shared/cardTable.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
 #include "gc/teraheap/teraHeapEvacuation.hpp"
-#include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
@@ -46,7 +44,8 @@ static Symbol* probe_symbol(const char* s) {
 
 TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
                              TeraHeapMoveShared* shared) :
-  _regions(regions), _singletons(singletons), _shared(shared), _buffers(regions),
+  _collector(TeraHeapCollector::current()), _regions(regions), _singletons(singletons), _shared(shared),
+  _buffers(regions),
   _work(1024), _scratch(elements_per_chunk), _next_recent(0), _transients(),
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
@@ -148,7 +147,7 @@ bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
 }
 
 bool TeraHeapMover::can_move(oop obj) {
-  if (TeraHeapAddressSpace::contains(obj) || !PSParallelCompact::mark_bitmap()->is_marked(obj)) {
+  if (TeraHeapAddressSpace::contains(obj) || !_collector->is_marked(obj)) {
     return false;
   }
   Klass* k = obj->klass();
@@ -165,30 +164,6 @@ bool TeraHeapMover::can_move(oop obj) {
     return true;   // tagged by the program: it moves even if a static field refers to it
   }
   return _singletons != NULL && !_singletons->contains(obj);
-}
-
-// Takes the old copy out of what the full GC will keep: its mark bits, and
-// its words in the per-region live data the summary phase adds up. Other
-// workers do the same for objects beside it, so both change atomically.
-void TeraHeapMover::unmark(oop old_copy, size_t words) {
-  ParallelCompactData& sd = PSParallelCompact::summary_data();
-  HeapWord* const beg = cast_from_oop<HeapWord*>(old_copy);
-  HeapWord* const last = beg + words - 1;
-  PSParallelCompact::mark_bitmap()->par_unmark_obj(beg, words);
-
-  const size_t beg_region = sd.addr_to_region_idx(beg);
-  const size_t end_region = sd.addr_to_region_idx(last);
-  ParallelCompactData::RegionData* first = sd.region(beg_region);
-  if (beg_region == end_region) {
-    first->sub_live_obj(words);
-    return;
-  }
-  first->sub_live_obj(ParallelCompactData::RegionSize - sd.region_offset(beg));
-  // The regions the object reaches into hold only its own record.
-  for (size_t r = beg_region + 1; r <= end_region; r++) {
-    sd.region(r)->set_partial_obj_size(0);
-    sd.region(r)->set_partial_obj_addr(NULL);
-  }
 }
 
 // Movers deciding whether H1 is relieved enough read the shared count.
@@ -253,8 +228,7 @@ oop TeraHeapMover::copy(oop obj) {
   // Its cards stay clean: only the fields that end up referring to H1, or to
   // another label, get theirs dirtied, so that the adjust step reads those
   // cards alone and not every card of what moved.
-  TeraHeapForwarding::record(obj, moved);
-  unmark(obj, words);
+  _collector->moved(obj, moved, words);
   _objects++;
   _words += words;
   if (_words - _words_counted >= words_per_count) {

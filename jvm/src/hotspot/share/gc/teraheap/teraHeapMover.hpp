@@ -17,6 +17,7 @@
 class InstanceKlass;
 class Mutex;
 class Symbol;
+class TeraHeapCollector;
 class TeraHeapRegions;
 class TeraHeapSingletons;
 
@@ -77,6 +78,7 @@ class TeraHeapMover : public StackObj {
   };
   static const int recorded_slots = 256;
 
+  TeraHeapCollector*  _collector;           // what the full GC marked, and what it does with old copies
   TeraHeapRegions*    _regions;
   const TeraHeapSingletons* _singletons;   // NULL if only roots may move
   TeraHeapMoveShared* _shared;
@@ -107,7 +109,6 @@ class TeraHeapMover : public StackObj {
   void record_dependency(uint from, uint to);
   oop left_behind(oop obj);
   void record_klass(uint region, Klass* k);
-  void unmark(oop old_copy, size_t words);
   GrowableArray<int>* transient_offsets(Klass* k);
   bool writes_own_serial_form(InstanceKlass* ik) const;
   void push_fields(oop copy);

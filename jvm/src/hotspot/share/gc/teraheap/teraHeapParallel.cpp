@@ -50,6 +50,32 @@ public:
 
   virtual bool is_marked(oop obj) { return PSParallelCompact::mark_bitmap()->is_marked(obj); }
 
+  // The old copy leaves what the full GC keeps: its mark bits, and its words
+  // in the per-region live data the summary phase adds up. Other workers do
+  // the same for objects beside it, so both change atomically. Where it went
+  // is kept aside too: a dense prefix's filler may overwrite its mark word.
+  virtual void moved(oop old_copy, oop copy, size_t words) {
+    TeraHeapForwarding::record(old_copy, copy);
+    ParallelCompactData& sd = PSParallelCompact::summary_data();
+    HeapWord* const beg = cast_from_oop<HeapWord*>(old_copy);
+    HeapWord* const last = beg + words - 1;
+    PSParallelCompact::mark_bitmap()->par_unmark_obj(beg, words);
+
+    const size_t beg_region = sd.addr_to_region_idx(beg);
+    const size_t end_region = sd.addr_to_region_idx(last);
+    ParallelCompactData::RegionData* first = sd.region(beg_region);
+    if (beg_region == end_region) {
+      first->sub_live_obj(words);
+      return;
+    }
+    first->sub_live_obj(ParallelCompactData::RegionSize - sd.region_offset(beg));
+    // The regions the object reaches into hold only its own record.
+    for (size_t r = beg_region + 1; r <= end_region; r++) {
+      sd.region(r)->set_partial_obj_size(0);
+      sd.region(r)->set_partial_obj_addr(NULL);
+    }
+  }
+
   virtual size_t h1_capacity_words() { return ParallelScavengeHeap::old_gen()->max_gen_size() / HeapWordSize; }
 
   // From the full GC's per-region summary.
