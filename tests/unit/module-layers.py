@@ -3,12 +3,12 @@
 
 - No two of the module's files include each other, directly or through others (a file and its
   .inline.hpp and _linux.cpp count as one).
-- Only the API's natives include the facade (teraHeap.hpp), and only the facade includes a
-  collector's facade (teraHeapParallel.hpp); the hooks in HotSpot's own files include both, but
-  they are not the module.
+- Only the API's natives and a collector's facade (teraHeapParallel.hpp) include the facade
+  (teraHeap.hpp), and no file of the module includes a collector's facade; the hooks in
+  HotSpot's own files include both, but they are not the module.
 - Only a collector's files include that collector's headers (gc/parallel, gc/g1): its facade and
-  the files that serve it alone. The rest take what they need of the collector through
-  TeraHeapCollector or a template parameter (docs/design.md).
+  the files that serve it alone (the rest ask TeraHeapCollector, or take the collector's marker or
+  adjuster as a template parameter: docs/design.md).
 - share/gc/teraheap includes no system header but the C library's: the rest is in os/linux.
 - No state in file-level variables: a static variable named like a member (_name) belongs in a
   class.
@@ -97,7 +97,7 @@ def main():
     callers = sorted(f"{component(f)} includes {component(Path(i))}" for f in files for i in includes(f)
                      if component(f) != component(Path(i))
                      and component(f) not in FACADE_CALLERS.get(component(Path(i)), {component(f)}))
-    results.append(("only the natives include the facade, and only it a collector's facade", not callers,
+    results.append(("only the natives and a collector's facade include the facade", not callers,
                     ", ".join(callers)))
 
     stray = []

@@ -217,7 +217,8 @@ void TeraHeap::collect() {
   }
   if (TeraHeapStressMove) {
     TeraHeapMover mover(_regions, singletons, &shared);
-    collector->stress_move(&mover, stress_budget_words(_regions, live));
+    // H1's live words less what the groups above took.
+    collector->stress_move(&mover, stress_budget_words(_regions, collector->h1_live_words()));
     mover.finish();
     movers += mover.objects_moved() > 0 ? 1 : 0;
     objects += mover.objects_moved();

@@ -41,6 +41,7 @@ class ThreadClosure;
 //                        threshold, all) tagged groups into H2; evacuate sparse
 //                        traced labels; the collector redirects live H1
 //                        objects' references to moved objects
+//   (Parallel: summary)  may write a filler over an old copy (TeraHeapForwarding)
 //   (adjust roots)       roots follow the moves (the facade's adjust_pointer)
 //   adjust_h2            H2's references into H1 follow compaction; card states
 //                        reset; evacuated regions freed

@@ -14,7 +14,7 @@
 class TeraHeapRegions;
 class TeraHeapTablePages;
 
-// H2's part of the Parallel collector's card table. The table spans the
+// H2's part of the collector's card table. Under Parallel the table spans the
 // whole heap reservation, so every store into an H2 object already dirties
 // an H2 card through the stock post-write barrier: no barrier changes. The
 // collectors read H2's cards, never its objects, to find H1 objects that H2

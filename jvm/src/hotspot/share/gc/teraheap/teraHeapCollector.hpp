@@ -17,8 +17,9 @@ class WorkGang;
 // The collector that runs H1, as the collector-independent part of the
 // module sees it. One instance, made by that collector's facade
 // (TeraHeapParallel) when the heap is initialized. Its calls are made a few
-// times per GC, never per object or per field: those paths are the
-// collector's own code.
+// times per GC, and by the movers per object they reach (is_marked, moved);
+// per-field paths take the collector's marker or adjuster as a template
+// parameter instead.
 class TeraHeapCollector : public CHeapObj<mtGC> {
   static TeraHeapCollector* _current;
 

@@ -1,5 +1,5 @@
 /*
- * One full GC's trace of orphaned labels' regions: what marking calls for every object it reaches.
+ * One full GC's trace of orphaned labels' regions, for any collector's marker.
  *
  * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
