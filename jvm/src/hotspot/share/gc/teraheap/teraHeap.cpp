@@ -74,7 +74,7 @@ ReservedSpace TeraHeap::initialize(ReservedSpace heap_rs, TeraHeapCollector* col
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::initialize();
   }
-  TeraHeapCards::initialize(h2);
+  TeraHeapCards::initialize(h2, collector->h2_cards(h2));
   TeraHeapRoots::initialize();
   TeraHeapEvacuation::initialize(_regions);
 

@@ -55,7 +55,6 @@ inline void TeraHeapCardWalker::spread_imprecise_mark(HeapWord* obj, HeapWord* c
 
 template <typename Wanted, typename ScanCard>
 void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card) {
-  CardTable* ct = TeraHeapCards::table();
   HeapWord* const bottom = regions->bottom(r);
   HeapWord* const top = regions->top(r);
   if (top == bottom) {
@@ -65,22 +64,22 @@ void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, 
   HeapWord* const span_end = bottom + align_up(pointer_delta(top, bottom), regions->region_words());
   HeapWord* obj = bottom;   // an object start at or before the current card
   for (HeapWord* page_start = bottom; page_start < top; ) {
-    CardTable::CardValue* const page = align_down(ct->byte_for(page_start), os::vm_page_size());
-    HeapWord* const page_end = ct->addr_for(page + os::vm_page_size());
+    CardTable::CardValue* const page = align_down(TeraHeapCards::card_for(page_start), os::vm_page_size());
+    HeapWord* const page_end = TeraHeapCards::addr_for(page + os::vm_page_size());
     HeapWord* const to = MIN2(top, page_end);
     if (!TeraHeapCardResidency::is_resident(page)) {
       // All clean up to the next page that may hold anything.
-      CardTable::CardValue* const next = TeraHeapCardResidency::next_resident(page, ct->byte_for(top - 1) + 1);
-      page_start = next == NULL ? top : MAX2(to, ct->addr_for(next));
+      CardTable::CardValue* const next = TeraHeapCardResidency::next_resident(page, TeraHeapCards::card_for(top - 1) + 1);
+      page_start = next == NULL ? top : MAX2(to, TeraHeapCards::addr_for(next));
       continue;
     }
-    if (give_back && ct->addr_for(page) >= bottom && page_end <= span_end &&
-        TeraHeapCardResidency::give_back_if_clean(page, ct->byte_for(to - 1) + 1)) {
+    if (give_back && TeraHeapCards::addr_for(page) >= bottom && page_end <= span_end &&
+        TeraHeapCardResidency::give_back_if_clean(page, TeraHeapCards::card_for(to - 1) + 1)) {
       page_start = to;
       continue;
     }
     for (HeapWord* card_start = page_start; card_start < to; card_start += CardTable::card_size_in_words) {
-      CardTable::CardValue* card = ct->byte_for(card_start);
+      CardTable::CardValue* card = TeraHeapCards::card_for(card_start);
       // Most of a moved group's cards are clean: skip them a word at a time,
       // never reading past `to` (the next page of cards may not be mapped).
       const size_t cards_per_word = sizeof(uintptr_t);

@@ -5,7 +5,6 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/shared/cardTableBarrierSet.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
@@ -14,15 +13,12 @@
 #include "utilities/align.hpp"
 
 TeraHeapTablePages* TeraHeapCards::_pages = NULL;
+CardTable::CardValue* TeraHeapCards::_byte_map_base = NULL;
 
-CardTable* TeraHeapCards::table() {
-  return barrier_set_cast<CardTableBarrierSet>(BarrierSet::barrier_set())->card_table();
-}
-
-void TeraHeapCards::initialize(MemRegion h2) {
+void TeraHeapCards::initialize(MemRegion h2, CardValue* cards) {
   assert(clean == CardTable::clean_card_val() && dirty == CardTable::dirty_card_val(),
          "our card values are the card table's");
-  CardValue* const cards = table()->byte_for(h2.start());
+  _byte_map_base = cards - (uintptr_t(h2.start()) >> CardTable::card_shift);
   TeraHeapCardResidency::initialize(cards, h2.byte_size() >> CardTable::card_shift);
   _pages = new TeraHeapTablePages(h2, (char*)cards, CardTable::card_shift, (u_char)clean,
                                   TeraHeapCardResidency::lazy(), TeraHeapCardResidency::pages_changed,
@@ -44,20 +40,24 @@ size_t TeraHeapCards::resident_bytes() {
 }
 
 TeraHeapCards::CardValue* TeraHeapCards::first_card(MemRegion mr) {
-  return table()->byte_for(mr.start());
+  return card_for(mr.start());
 }
 
 TeraHeapCards::CardValue* TeraHeapCards::end_card(MemRegion mr) {
-  return table()->byte_for(mr.last()) + 1;
+  return card_for(mr.last()) + 1;
 }
 
 void TeraHeapCards::dirty_range(MemRegion mr) {
-  table()->dirty_MemRegion(mr);
-  TeraHeapCardResidency::note_written(first_card(mr), end_card(mr));
+  CardValue* const first = first_card(mr);
+  CardValue* const end = end_card(mr);
+  if (end > first) {
+    memset(first, dirty, end - first);
+  }
+  TeraHeapCardResidency::note_written(first, end);
 }
 
 bool TeraHeapCards::dirty_field_if_backed(const void* p) {
-  CardValue* const card = table()->byte_for(p);
+  CardValue* const card = card_for(p);
   if (!TeraHeapCardResidency::is_resident(card)) {
     return false;
   }
@@ -66,7 +66,7 @@ bool TeraHeapCards::dirty_field_if_backed(const void* p) {
 }
 
 void TeraHeapCards::dirty_field_on_unbacked_page(const void* p) {
-  CardValue* const card = table()->byte_for(p);
+  CardValue* const card = card_for(p);
   // All its cards are clean, but a store would fault in a page of zeros, the
   // dirty value: the adjust step would then read all of its cards.
   if (!TeraHeapCardResidency::is_resident(card)) {
@@ -102,7 +102,7 @@ void TeraHeapCards::refresh(TeraHeapRegions* regions, int k, int end) {
 }
 
 TeraHeapCards::CardValue TeraHeapCards::value(const void* p) {
-  const CardValue* card = table()->byte_for(p);
+  const CardValue* card = card_for(p);
   return TeraHeapCardResidency::is_resident(card) ? *card : clean;
 }
 

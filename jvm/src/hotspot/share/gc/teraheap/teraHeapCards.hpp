@@ -33,6 +33,7 @@ class TeraHeapTablePages;
 // with TeraHeapCardWalker.
 class TeraHeapCards : AllStatic {
   static TeraHeapTablePages* _pages;
+  static CardTable::CardValue* _byte_map_base;   // as the collector's barrier computes a card
 
 public:
   typedef CardTable::CardValue CardValue;
@@ -46,7 +47,8 @@ public:
   // regions in use (TeraHeapTablePages): commit before a region is filled,
   // release once it is freed. Of those, DRAM backs only the pages of cards
   // written since they were last found clean (TeraHeapCardResidency).
-  static void initialize(MemRegion h2);
+  // `cards` is where the collector's barrier marks the card of h2.start().
+  static void initialize(MemRegion h2, CardValue* cards);
   static void commit(MemRegion mr);
   static void release(MemRegion mr, const TeraHeapRegions* regions);
   static size_t committed_bytes();
@@ -67,8 +69,13 @@ public:
   // Any H2 card's state, once refreshed.
   static CardValue value(const void* p);
 
-  // The collector's card table, of which H2's cards are a part.
-  static CardTable* table();
+  // The card of an H2 address, as the barrier finds it, and the address a
+  // card stands for. (Not the collector's CardTable::byte_for: G1's table
+  // covers H1 alone, and its debug checks would refuse H2.)
+  static CardValue* card_for(const void* p) { return _byte_map_base + (uintptr_t(p) >> CardTable::card_shift); }
+  static HeapWord* addr_for(const CardValue* card) {
+    return (HeapWord*)(pointer_delta(card, _byte_map_base, sizeof(CardValue)) << CardTable::card_shift);
+  }
   // The cards of mr: from the first, to past the last.
   static CardValue* first_card(MemRegion mr);
   static CardValue* end_card(MemRegion mr);

@@ -7,7 +7,9 @@
 #ifndef SHARE_GC_TERAHEAP_TERAHEAPCOLLECTOR_HPP
 #define SHARE_GC_TERAHEAP_TERAHEAPCOLLECTOR_HPP
 
+#include "gc/shared/cardTable.hpp"
 #include "memory/allocation.hpp"
+#include "memory/memRegion.hpp"
 #include "oops/oopsHierarchy.hpp"
 
 class TeraHeapMover;
@@ -28,6 +30,11 @@ public:
   static void set_current(TeraHeapCollector* collector);
 
   virtual WorkGang* workers() = 0;
+
+  // Where the collector's post-write barrier marks the card of h2.start():
+  // H2's cards lie in line with the collector's own, so the barrier needs no
+  // change (TeraHeapCards).
+  virtual CardTable::CardValue* h2_cards(MemRegion h2) = 0;
 
   // True if `obj`, an H1 object, is in the young generation (or young regions):
   // where H2's references must stay on cards the next young collection reads.

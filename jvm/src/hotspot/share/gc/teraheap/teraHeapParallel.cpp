@@ -46,6 +46,11 @@ public:
 
   virtual WorkGang* workers() { return &ParallelScavengeHeap::heap()->workers(); }
 
+  // Parallel's card table covers the whole reservation, H2 included.
+  virtual CardTable::CardValue* h2_cards(MemRegion h2) {
+    return ParallelScavengeHeap::heap()->card_table()->byte_for(h2.start());
+  }
+
   virtual bool is_young(oop obj) { return ParallelScavengeHeap::heap()->is_in_young(obj); }
 
   virtual bool is_marked(oop obj) { return PSParallelCompact::mark_bitmap()->is_marked(obj); }
