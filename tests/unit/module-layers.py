@@ -3,9 +3,9 @@
 
 - No two of the module's files include each other, directly or through others (a file and its
   .inline.hpp and _linux.cpp count as one).
-- Only the API's natives and a collector's facade (teraHeapParallel.hpp) include the facade
-  (teraHeap.hpp), and no file of the module includes a collector's facade; the hooks in
-  HotSpot's own files include both, but they are not the module.
+- Only the API's natives and a collector's facade include the facade (teraHeap.hpp), and no file
+  of the module includes a collector's facade (teraHeapParallel, teraHeapG1); the hooks in
+  HotSpot's own files include them, but they are not the module.
 - Only a collector's files include that collector's headers (gc/parallel, gc/g1): its facade and
   the files that serve it alone (the rest ask TeraHeapCollector, or take the collector's marker or
   adjuster as a template parameter: docs/design.md).
@@ -22,12 +22,13 @@ from pathlib import Path
 
 C_LIBRARY = {"errno.h", "stdarg.h", "stddef.h", "stdint.h", "stdio.h", "stdlib.h", "string.h"}
 # Each facade, and the module's files that may include it.
-FACADE_CALLERS = {"teraHeap": {"teraHeapNatives", "teraHeapParallel"}, "teraHeapParallel": set()}
+FACADE_CALLERS = {"teraHeap": {"teraHeapNatives", "teraHeapParallel", "teraHeapG1"}, "teraHeapParallel": set(),
+                  "teraHeapG1": set()}
 # Files that serve one collector alone, by the HotSpot directory of its headers.
 COLLECTOR_FILES = {
     "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapForwarding", "teraHeapH1Sizer",
                  "teraHeapRedirect"},
-    "g1": set(),
+    "g1": {"teraHeapG1"},
 }
 
 

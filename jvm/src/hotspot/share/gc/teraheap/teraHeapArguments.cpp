@@ -48,6 +48,13 @@ static const char* other_collector_flag() {
 
 static void select_parallel_collector() {
   const char* other = other_collector_flag();
+  if (TeraHeapG1InProgress && UseG1GC) {
+    if (TeraHeapDynamicH1) {
+      TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 sizes the Parallel collector's generations: "
+                                 "remove it, or -XX:+UseG1GC");
+    }
+    return;
+  }
   if (other != NULL) {
     TeraHeapStartupError::fail("-XX:+EnableTeraHeap works with the Parallel collector only: "
                                "remove %s (TeraHeap selects -XX:+UseParallelGC itself)", other);

@@ -87,7 +87,12 @@
   product(bool, TeraHeapStressEvacuationFailure, false, DIAGNOSTIC,         \
           "Testing: in every other evacuation, H2 runs out of room "        \
           "halfway through each label it copies, as when H2 fills up "     \
-          "mid-copy, so that what was not copied stays where it is.")
+          "mid-copy, so that what was not copied stays where it is.")      \
+                                                                            \
+  develop(bool, TeraHeapG1InProgress, false,                                \
+          "Development of the G1 port (docs/g1.md): let -XX:+EnableTeraHeap"\
+          " run with -XX:+UseG1GC. H2 is laid out and its cards carved, "   \
+          "but no G1 pause knows H2 yet: nothing moves.")
 
 // end of GC_TERAHEAP_FLAGS
 
