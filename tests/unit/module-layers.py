@@ -26,7 +26,7 @@ FACADE_CALLERS = {"teraHeap": {"teraHeapNatives", "teraHeapParallel", "teraHeapG
                   "teraHeapG1": set()}
 # Files that serve one collector alone, by the HotSpot directory of its headers.
 COLLECTOR_FILES = {
-    "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapForwarding", "teraHeapH1Sizer",
+    "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapH1Sizer",
                  "teraHeapRedirect"},
     "g1": {"teraHeapG1"},
 }

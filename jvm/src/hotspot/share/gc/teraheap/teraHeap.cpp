@@ -256,7 +256,9 @@ void TeraHeap::collect() {
   }
   _regions_freed_this_gc = freed;
   const double seconds = (os::javaTimeNanos() - start) / 1e9;
-  TeraHeapH1Sizer::add_h2_seconds(seconds);
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::add_h2_seconds(seconds);
+  }
   log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms on %u threads%s; freed " SIZE_FORMAT
                          " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
                          objects, words * HeapWordSize / K,

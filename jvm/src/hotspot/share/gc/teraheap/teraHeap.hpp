@@ -42,7 +42,7 @@ class ThreadClosure;
 //                        traced labels; the collector redirects live H1
 //                        objects' references to moved objects
 //   (Parallel: summary)  may write a filler over an old copy (TeraHeapForwarding)
-//   (adjust roots)       roots follow the moves (the facade's adjust_pointer)
+//   (adjust roots)       roots follow the moves (adjust_pointer)
 //   adjust_h2            H2's references into H1 follow compaction; card states
 //                        reset; evacuated regions freed
 //   (compaction)
@@ -80,6 +80,14 @@ public:
   // True from collect() to adjust_h2() if anything moved: old copies with
   // forwarding pointers exist.
   static bool moved_this_gc() { return _moved_this_gc; }
+  // Adjusting a reference to `obj`: true if TeraHeap took care of it (an H2
+  // object, which a full GC moves only out of an evacuated label, or a moved
+  // object, now at its H2 copy), false for the collector to adjust. Between
+  // a move and the end of adjust_h2 roots and H2 may still refer to old
+  // copies; outside that window only the range check is made. `Collector`
+  // tells what is marked and where the collector may overwrite an old copy's
+  // header (TeraHeapForwarding). (teraHeap.inline.hpp)
+  template <class Collector, class T> static inline bool adjust_pointer(T* p, oop obj);
   static void adjust_h2();
 
   // Checks every H2 object and its cards (-XX:+VerifyBeforeGC/AfterGC).

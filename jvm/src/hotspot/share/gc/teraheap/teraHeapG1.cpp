@@ -7,52 +7,99 @@
 #include "precompiled.hpp"
 #include "gc/g1/g1CardTable.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1FullCollector.inline.hpp"
+#include "gc/g1/g1FullGCMarker.inline.hpp"
+#include "gc/g1/g1FullGCOopClosures.inline.hpp"
 #include "gc/g1/g1RegionToSpaceMapper.hpp"
 #include "gc/g1/heapRegion.inline.hpp"
+#include "gc/shared/taskTerminator.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.hpp"
+#include "gc/teraheap/teraHeapCardAdjust.inline.hpp"
 #include "gc/teraheap/teraHeapCollector.hpp"
-#include "gc/teraheap/teraHeapG1.hpp"
+#include "gc/teraheap/teraHeapEvacuation.hpp"
+#include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapG1.inline.hpp"
+#include "gc/teraheap/teraHeapLiveness.inline.hpp"
+#include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraheap_globals.hpp"
 #include "logging/log.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/os.hpp"
 #include "utilities/align.hpp"
 #include "utilities/debug.hpp"
 
-// G1 as TeraHeap's collector-independent part sees it. What a pause would
-// ask (marks, moves, the adjust step) is not asked yet: no G1 pause calls
-// the module so far.
+// G1 as TeraHeap's collector-independent part sees it. Only full GCs ask so
+// far: no young, mixed or marking pause calls the module yet.
 class TeraHeapG1Collector : public TeraHeapCollector {
   ReservedSpace         _g1_cards;   // the upper part of the card reservation, for G1's mapper
   CardTable::CardValue* _h2_cards;   // the lower part: the card of H2's first address
+  G1FullCollector*      _full_gc;    // the full GC under way, or the last one
 
 public:
   TeraHeapG1Collector(ReservedSpace g1_cards, CardTable::CardValue* h2_cards) :
-    _g1_cards(g1_cards), _h2_cards(h2_cards) {}
+    _g1_cards(g1_cards), _h2_cards(h2_cards), _full_gc(NULL) {}
 
   ReservedSpace g1_cards() const { return _g1_cards; }
+  G1FullCollector* full_gc() const { return _full_gc; }
+  void set_full_gc(G1FullCollector* full_gc) { _full_gc = full_gc; }
 
   virtual WorkGang* workers() { return G1CollectedHeap::heap()->workers(); }
   virtual CardTable::CardValue* h2_cards(MemRegion h2) { return _h2_cards; }
   virtual bool is_young(oop obj) { return G1CollectedHeap::heap()->heap_region_containing(obj)->is_young(); }
   virtual size_t h1_capacity_words() { return G1CollectedHeap::heap()->max_capacity() / HeapWordSize; }
 
-  virtual bool is_marked(oop obj) { ShouldNotReachHere(); return false; }
-  virtual void moved(oop old_copy, oop copy, size_t words) { ShouldNotReachHere(); }
-  virtual size_t h1_live_words() { ShouldNotReachHere(); return 0; }
+  // CDS's archived objects count as unmarked: they stay where the archive
+  // mapped them (closed ones are never marked; open ones are pinned).
+  virtual bool is_marked(oop obj) {
+    return TeraHeapG1Marks::is_marked(obj) && !G1CollectedHeap::heap()->heap_region_containing(obj)->is_archive();
+  }
+
+  // The old copy leaves the bitmap, so that compaction packs what stays, and
+  // its words leave its region's live count, so that a region emptied by
+  // moves is compacted rather than skipped as full. Other workers do the same
+  // for objects beside it: both change atomically.
+  virtual void moved(oop old_copy, oop copy, size_t words) {
+    if (TeraHeapG1Marks::may_overwrite_header(cast_from_oop<HeapWord*>(old_copy))) {
+      TeraHeapForwarding::keep(old_copy, copy);
+    }
+    _full_gc->mark_bitmap()->par_clear(old_copy);
+    _full_gc->sub_live_words(G1CollectedHeap::heap()->addr_to_region(cast_from_oop<HeapWord*>(old_copy)), words);
+  }
+
+  // From the full GC's per-region live counts (flushed by TeraHeapG1::collect).
+  virtual size_t h1_live_words() {
+    size_t live = 0;
+    for (uint i = 0; i < G1CollectedHeap::heap()->max_regions(); i++) {
+      live += _full_gc->live_words(i);
+    }
+    return live;
+  }
+
+  // Refused with G1 by TeraHeapArguments.
   virtual void stress_move(TeraHeapMover* mover, size_t budget_words) { ShouldNotReachHere(); }
-  virtual void adjust_cards(TeraHeapRegions* regions) { ShouldNotReachHere(); }
-  // G1's full GC forwards through mark words, and its adjust phase visits
-  // every live object: nothing to redirect, no forwarding table.
-  virtual void moves_done() {}
-  virtual void adjust_done() {}
+
+  // G1's adjust phase visits every live object, the roots and the code
+  // cache, so references to old copies are adjusted there (TeraHeapG1::
+  // adjust_pointer); only the moves whose header G1 may overwrite are kept.
+  virtual void moves_done() { TeraHeapForwarding::moves_done(); }
+  virtual void adjust_cards(TeraHeapRegions* regions);
+  virtual void adjust_done() { TeraHeapForwarding::clear(); }
 };
+
+const void* TeraHeapG1::_h2_cards_end = NULL;
 
 static TeraHeapG1Collector* g1_collector() {
   return static_cast<TeraHeapG1Collector*>(TeraHeapCollector::current());
 }
 
-ReservedSpace TeraHeapG1::initialize(ReservedSpace heap_rs) {
+ReservedSpace TeraHeapG1::heap_part(ReservedSpace heap_rs) {
+  return heap_rs.last_part(TeraHeap::reserved_size());
+}
+
+void TeraHeapG1::initialize(ReservedSpace heap_rs) {
   // G1's barrier skips a store whose field and value share one of its
   // regions: an H2 region must never share one with another H2 region.
   if (TeraHeapRegionSize < HeapRegion::GrainBytes) {
@@ -72,12 +119,15 @@ ReservedSpace TeraHeapG1::initialize(ReservedSpace heap_rs) {
     TeraHeapStartupError::fail("could not reserve " TH_SIZE_FORMAT " of address space for the card table of H2 "
                                "and G1's heap: give a smaller -XX:TeraHeapSize or -Xmx", TH_SIZE_ARGS(h2_cards + g1_cards));
   }
+  _h2_cards_end = cards.base() + h2_cards;
+  TeraHeapForwarding::initialize();
   TeraHeapG1Collector* collector = new TeraHeapG1Collector(cards.last_part(h2_cards),
                                                            (CardTable::CardValue*)cards.base());
   log_debug(gc, init)("TeraHeap card table: H2's [" PTR_FORMAT ", " PTR_FORMAT "), G1's [" PTR_FORMAT ", " PTR_FORMAT ")",
                       p2i(cards.base()), p2i(cards.base() + h2_cards), p2i(cards.base() + h2_cards),
                       p2i(cards.base() + h2_cards + g1_cards));
-  return TeraHeap::initialize(heap_rs, collector);
+  const ReservedSpace h1 = TeraHeap::initialize(heap_rs, collector);
+  assert(h1.base() == heap_part(heap_rs).base() && h1.size() == heap_part(heap_rs).size(), "G1 has the rest");
 }
 
 G1RegionToSpaceMapper* TeraHeapG1::card_table_mapper(size_t size, size_t translation_factor) {
@@ -87,4 +137,102 @@ G1RegionToSpaceMapper* TeraHeapG1::card_table_mapper(size_t size, size_t transla
                                                                        translation_factor, mtGC);
   os::trace_page_sizes_for_requested_size("Card Table", size, rs.page_size(), rs.page_size(), rs.base(), rs.size());
   return mapper;
+}
+
+// A GC worker's adjust step for H2's fields, after G1's adjust phase.
+class TeraHeapG1Adjuster {
+  G1AdjustClosure _closure;
+public:
+  TeraHeapG1Adjuster(uint worker_id) : _closure(g1_collector()->full_gc()) {}
+  template <class T> void adjust(T* p) { _closure.do_oop_work(p); }
+  // A full GC leaves no young region: every object it keeps is old.
+  bool is_young(oop obj) const { return false; }
+};
+
+void TeraHeapG1Collector::adjust_cards(TeraHeapRegions* regions) {
+  TeraHeapCardAdjust::adjust<TeraHeapG1Adjuster>(regions);
+}
+
+void TeraHeapG1::full_gc_prepare(G1FullCollector* collector) {
+  g1_collector()->set_full_gc(collector);
+  TeraHeap::prepare_marking();
+}
+
+// Reads the live regions the marking from roots queued, and what they lead
+// to, on all of the full GC's workers, with G1's own stealing and
+// termination (a marker's stacks run dry only once the queue is empty too:
+// mark_through_h2).
+class TeraHeapG1ReadRegionsTask : public AbstractGangTask {
+  G1FullCollector* const _collector;
+  TaskTerminator _terminator;
+
+public:
+  TeraHeapG1ReadRegionsTask(G1FullCollector* collector) :
+    AbstractGangTask("TeraHeap read live regions"), _collector(collector),
+    _terminator(collector->workers(), collector->array_queue_set()) {}
+
+  void work(uint worker_id) {
+    G1FullGCMarker* marker = _collector->marker(worker_id);
+    marker->complete_marking(_collector->oop_queue_set(), _collector->array_queue_set(), &_terminator);
+    marker->flush_mark_stats_cache();
+  }
+};
+
+// Reads the summarized cards of the given regions, claimed one at a time,
+// and marks what they lead to. On the GC workers: marking discovers
+// References onto the lists of the worker that finds them.
+class TeraHeapG1MarkSummarizedTask : public AbstractGangTask {
+  G1FullCollector* const _collector;
+  TeraHeapRegions* const _regions;
+  const GrowableArrayCHeap<uint, mtGC>& _stale;
+  volatile int _next;
+  TaskTerminator _terminator;
+
+public:
+  TeraHeapG1MarkSummarizedTask(G1FullCollector* collector, TeraHeapRegions* regions,
+                               const GrowableArrayCHeap<uint, mtGC>& stale) :
+    AbstractGangTask("TeraHeap mark summarized cards"), _collector(collector), _regions(regions),
+    _stale(stale), _next(0), _terminator(collector->workers(), collector->array_queue_set()) {}
+
+  void work(uint worker_id) {
+    G1FullGCMarker* marker = _collector->marker(worker_id);
+    for (int k = Atomic::fetch_and_add(&_next, 1); k < _stale.length(); k = Atomic::fetch_and_add(&_next, 1)) {
+      TeraHeapLiveness::mark_summarized_cards(_regions, _stale.at(k), marker);
+    }
+    marker->complete_marking(_collector->oop_queue_set(), _collector->array_queue_set(), &_terminator);
+    marker->flush_mark_stats_cache();
+  }
+};
+
+void TeraHeapG1::marked_from_roots() {
+  G1FullCollector* const collector = g1_collector()->full_gc();
+  TeraHeapRegions* const regions = TeraHeap::regions();
+  WorkGang* const workers = G1CollectedHeap::heap()->workers();
+  // Tagged roots in H2 that marking reaches from here on are reached through
+  // H2's cards: they may be held only by their own group.
+  TeraHeapEvacuation::end_marking_from_roots();
+  if (TeraHeapLiveness::start_reading(regions)) {
+    TeraHeapG1ReadRegionsTask task(collector);
+    workers->run_task(&task, collector->workers());
+  }
+  const GrowableArrayCHeap<uint, mtGC>& stale = TeraHeapBackwardTargets::confirm();
+  if (stale.is_nonempty()) {
+    TeraHeapG1MarkSummarizedTask task(collector, regions, stale);
+    workers->run_task(&task, collector->workers());
+  }
+  TeraHeapBackwardTargets::confirmed();
+}
+
+bool TeraHeapG1::mark_through_h2(G1FullGCMarker* marker) {
+  return TeraHeapLiveness::mark_from_live_region(TeraHeap::regions(), marker) || TeraHeapTrace::trace(marker);
+}
+
+void TeraHeapG1::collect() {
+  // Reference processing marks into the markers' caches of live words
+  // without flushing them; the thresholds and the movers need the counts.
+  G1FullCollector* const collector = g1_collector()->full_gc();
+  for (uint i = 0; i < collector->workers(); i++) {
+    collector->marker(i)->flush_mark_stats_cache();
+  }
+  TeraHeap::collect();
 }

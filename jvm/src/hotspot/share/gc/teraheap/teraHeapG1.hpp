@@ -9,29 +9,64 @@
 
 #include "memory/allStatic.hpp"
 #include "memory/virtualspace.hpp"
+#include "oops/oopsHierarchy.hpp"
 
+class G1FullCollector;
+class G1FullGCMarker;
 class G1RegionToSpaceMapper;
 
 // What G1's hooks call, and G1 as the rest of the module sees it
-// (TeraHeapCollector). The port is being built (docs/g1.md): so far H2 is
-// laid out below G1's heap and its cards are carved in front of G1's card
-// array, and no G1 pause knows H2 yet, so nothing moves. Only a debug build
+// (TeraHeapCollector). The port is being built (docs/g1.md): H2 is laid out
+// below G1's heap, its cards are carved in front of G1's card array, and
+// G1's full GC moves groups and keeps H2 as Parallel's does; young, mixed and
+// concurrent marking pauses do not read H2's cards yet. Only a debug build
 // runs it, with -XX:+TeraHeapG1InProgress.
 //
 // The reservation is [H2 | G1's heap]. G1's region table and side tables
 // cover its heap alone; H2's cards lie directly below G1's card array, where
 // G1's post-write barrier, which computes a card from the table's biased
 // base with no range check, already marks them.
+//
+// A full GC (G1FullCollector) calls, in this order: full_gc_prepare (after
+// its own preparation), marked_from_roots (after its marking task),
+// mark_through_h2 (whenever a marker's stacks run dry), collect (after
+// marking and its verification), TeraHeap::adjust_pointer from its adjust
+// closure (teraHeapG1.inline.hpp), then TeraHeap::adjust_h2 after its adjust
+// phase.
 class TeraHeapG1 : AllStatic {
+  static const void* _h2_cards_end;   // where G1's card array begins
+
 public:
-  // Given the whole heap reservation, maps H2's file over its low end and
-  // returns the rest, for G1's heap. Reserves H2's cards and G1's card array
-  // together.
-  static ReservedSpace initialize(ReservedSpace heap_rs);
+  // The part of the whole heap reservation that G1's heap takes: all but
+  // H2's low end.
+  static ReservedSpace heap_part(ReservedSpace heap_rs);
+  // Maps H2's file over the low end of the whole heap reservation, and
+  // reserves H2's cards and G1's card array together. Once the barrier set
+  // exists: TeraHeap starts threads of its own.
+  static void initialize(ReservedSpace heap_rs);
 
   // The mapper of G1's card array (`size` bytes, a card per `translation_factor`
   // bytes of heap), directly above H2's cards.
   static G1RegionToSpaceMapper* card_table_mapper(size_t size, size_t translation_factor);
+
+  // True for a card of H2's, which G1's barrier enqueues like its own:
+  // refinement and the merge of card logs leave it dirty, for TeraHeap.
+  static bool is_h2_card(const void* card) { return card < _h2_cards_end; }
+
+  // Full GC.
+  static void full_gc_prepare(G1FullCollector* collector);
+  // After the marking task from roots, before reference processing: the GC
+  // workers read the regions it made live, then the summarized cards of
+  // regions whose summary names an object marking did not reach.
+  static void marked_from_roots();
+  // Pushes onto `marker`'s stacks what H2 leads to next (a live region's
+  // cards, or a traced label's object); false if nothing was waiting.
+  static bool mark_through_h2(G1FullGCMarker* marker);
+  // Marking is over: frees dead regions, moves groups, evacuates labels.
+  static void collect();
+  // Full GC, adjusting a reference to `obj`: TeraHeap::adjust_pointer, with
+  // G1's marks. (teraHeapG1.inline.hpp)
+  template <class T> static inline bool adjust_pointer(T* p, oop obj);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPG1_HPP

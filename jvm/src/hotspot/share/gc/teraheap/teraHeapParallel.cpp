@@ -22,7 +22,7 @@
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
-#include "gc/teraheap/teraHeapParallel.hpp"
+#include "gc/teraheap/teraHeapParallel.inline.hpp"
 #include "gc/teraheap/teraHeapRedirect.hpp"
 #include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "runtime/atomic.hpp"
@@ -60,9 +60,11 @@ public:
   // the same for objects beside it, so both change atomically. Where it went
   // is kept aside too: a dense prefix's filler may overwrite its mark word.
   virtual void moved(oop old_copy, oop copy, size_t words) {
-    TeraHeapForwarding::record(old_copy, copy);
     ParallelCompactData& sd = PSParallelCompact::summary_data();
     HeapWord* const beg = cast_from_oop<HeapWord*>(old_copy);
+    if (TeraHeapParallelMarks::may_overwrite_header(beg)) {
+      TeraHeapForwarding::keep(old_copy, copy);
+    }
     HeapWord* const last = beg + words - 1;
     PSParallelCompact::mark_bitmap()->par_unmark_obj(beg, words);
 

@@ -36,12 +36,8 @@ public:
   // label waiting to be followed. False if nothing was waiting.
   static bool mark_through_h2(ParCompactionManager* cm);
 
-  // Full GC, adjusting a reference to `obj`: true if TeraHeap took care of it
-  // (an H2 object, which a full GC moves only out of an evacuated label, or a
-  // moved object, now at its H2 copy), false for the collector to adjust.
-  // Between a move and the end of TeraHeap::adjust_h2 roots and H2 may still
-  // refer to old copies; outside that window only the range check is made.
-  // (teraHeapParallel.inline.hpp)
+  // Full GC, adjusting a reference to `obj`: TeraHeap::adjust_pointer, with
+  // Parallel's marks. (teraHeapParallel.inline.hpp)
   template <class T> static inline bool adjust_pointer(T* p, oop obj);
 
   // Minor GC: worker `worker_id` of `workers` scans its share of H2's cards.

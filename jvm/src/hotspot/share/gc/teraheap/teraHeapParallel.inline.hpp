@@ -9,31 +9,30 @@
 
 #include "gc/teraheap/teraHeapParallel.hpp"
 
-#include "gc/teraheap/teraHeap.hpp"
-#include "gc/teraheap/teraHeapEvacuation.hpp"
-#include "gc/teraheap/teraHeapForwarding.hpp"
-#include "oops/access.inline.hpp"
-#include "oops/oop.inline.hpp"
+#include "gc/parallel/parMarkBitMap.inline.hpp"
+#include "gc/parallel/psParallelCompact.inline.hpp"
+#include "gc/shared/collectedHeap.hpp"
+#include "gc/teraheap/teraHeap.inline.hpp"
+
+// What a full GC's adjust step asks of Parallel about old copies.
+class TeraHeapParallelMarks : AllStatic {
+public:
+  static bool is_marked(oop obj) { return PSParallelCompact::mark_bitmap()->is_marked(obj); }
+
+  // A dense prefix's filler starts at most this many words before a region
+  // boundary (dense_prefix_end - 3 in the collector's case d, or
+  // min_fill_size), or one word before it and then covers the region's
+  // first word too (case b).
+  static bool may_overwrite_header(HeapWord* addr) {
+    const size_t offset = PSParallelCompact::summary_data().region_offset(addr);
+    const size_t reach = MAX2((size_t)3, CollectedHeap::min_fill_size());
+    return offset == 0 || offset >= ParallelCompactData::RegionSize - reach;
+  }
+};
 
 template <class T>
 inline bool TeraHeapParallel::adjust_pointer(T* p, oop obj) {
-  const bool moved_this_gc = TeraHeap::moved_this_gc();
-  if (TeraHeap::is_in_h2(obj)) {
-    // Unchanged, so no H2 page is dirtied for nothing, unless its label was evacuated.
-    if (moved_this_gc && TeraHeapEvacuation::is_evacuating(obj) && obj->is_forwarded()) {
-      RawAccess<IS_NOT_NULL>::oop_store(p, obj->forwardee());
-    }
-    return true;
-  }
-  if (!moved_this_gc) {
-    return false;
-  }
-  oop copy = TeraHeapForwarding::forwardee_or_null(obj);
-  if (copy == NULL) {
-    return false;
-  }
-  RawAccess<IS_NOT_NULL>::oop_store(p, copy);
-  return true;
+  return TeraHeap::adjust_pointer<TeraHeapParallelMarks>(p, obj);
 }
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPPARALLEL_INLINE_HPP

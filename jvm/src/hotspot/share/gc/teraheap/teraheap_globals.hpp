@@ -91,8 +91,9 @@
                                                                             \
   develop(bool, TeraHeapG1InProgress, false,                                \
           "Development of the G1 port (docs/g1.md): let -XX:+EnableTeraHeap"\
-          " run with -XX:+UseG1GC. H2 is laid out and its cards carved, "   \
-          "but no G1 pause knows H2 yet: nothing moves.")
+          " run with -XX:+UseG1GC. Full GCs move groups and keep H2; "     \
+          "young, mixed and concurrent marking pauses do not read H2's "  \
+          "cards yet, so a program must not store into H2 objects.")
 
 // end of GC_TERAHEAP_FLAGS
 
