@@ -5,8 +5,9 @@
  *          computes them; an H2 region smaller than G1's is refused in one line. G1's full GC
  *          moves a tagged group whose objects are young, old and humongous when it is tagged;
  *          the group, and the H1 objects only it refers to, read back the same through young
- *          pauses and later full GCs (which compact H1 under it), plain and under heap
- *          verification, with 1 and 8 GC threads; once dropped, its regions are freed. No
+ *          pauses and later full GCs (which compact H1 under it), plain, interpreted and under
+ *          heap verification (with 8 GC threads, uncompressed oops, every region compacted);
+ *          once dropped, its regions are freed. No
  *          concurrent cycle runs (marking does not know H2 yet). A release build refuses the
  *          flag, so TeraHeap with G1 stays refused there until the port is done.
  * @library /lib /test/lib
@@ -95,6 +96,7 @@ public class TestTeraHeapG1 {
                 big[i] = i ^ 0x5555;
             }
             group[chains] = big;
+            big = null;   // the interpreter would keep the local alive, and the array's regions with it
             final long expected = checksum(group);
             org.teraheap.TeraHeap.tagRoot(group, 11);
             org.teraheap.TeraHeap.move(11);
@@ -176,16 +178,20 @@ public class TestTeraHeapG1 {
             {},
             {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"},
             {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:ParallelGCThreads=8"},
+            {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:-UseCompressedOops"},
+            {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:MarkSweepDeadRatio=0"},
+            {"-Xint"},
         };
         for (String[] mode : modes) {
             java.util.List<String> flags = new java.util.ArrayList<>(java.util.List.of("-XX:+EnableTeraHeap",
-                    "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xmx256m", "-XX:TeraHeapSize=512m",
+                    "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
                     "-XX:TeraHeapRegionSize=16m", "-XX:G1HeapRegionSize=4m", "-XX:-G1UseAdaptiveIHOP",
                     "-XX:InitiatingHeapOccupancyPercent=100", "-Xlog:gc"));
             flags.addAll(java.util.List.of(mode));
             flags.add(Moves.class.getName());
             OutputAnalyzer moves = TeraHeapProcess.run(flags.toArray(new String[0]));
             moves.shouldHaveExitValue(0);
+            // The initiating occupancy is a share of the committed heap: with -Xms = -Xmx no cycle starts.
             moves.shouldNotContain("Pause Young (Concurrent Start)");
             Matcher m = find(MOVES, moves);
             long moved = Long.parseLong(m.group(1)), regions = Long.parseLong(m.group(2));
