@@ -1,11 +1,14 @@
 import java.io.File;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import jdk.test.lib.process.OutputAnalyzer;
@@ -113,6 +116,20 @@ public final class TeraHeapProcess {
             }
         }
         throw new IllegalStateException("no PS MarkSweep collector: is TeraHeap on?");
+    }
+
+    /** A number the JVM's log gives in hexadecimal, without its 0x. */
+    public static long hex(String s) {
+        return new BigInteger(s, 16).longValue();
+    }
+
+    /** The first match of {@code p} in a child's standard output; fails the test if there is none. */
+    public static Matcher find(Pattern p, OutputAnalyzer out) {
+        Matcher m = p.matcher(out.getStdout());
+        if (!m.find()) {
+            throw new RuntimeException("no line matching " + p + " in the log");
+        }
+        return m;
     }
 
     /** In a child: fails the scenario with {@code what} unless {@code ok}. */

@@ -14,7 +14,6 @@
  * @run main/othervm/timeout=1200 TestTeraHeapG1
  */
 
-import java.math.BigInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -136,18 +135,6 @@ public class TestTeraHeapG1 {
     static final Pattern CARDS = Pattern.compile(
             "TeraHeap card table: H2's \\[0x(\\p{XDigit}+), 0x(\\p{XDigit}+)\\), G1's \\[0x(\\p{XDigit}+), 0x(\\p{XDigit}+)\\)");
 
-    static long hex(String s) {
-        return new BigInteger(s, 16).longValue();
-    }
-
-    static Matcher find(Pattern p, OutputAnalyzer out) {
-        Matcher m = p.matcher(out.getStdout());
-        if (!m.find()) {
-            throw new RuntimeException("no line matching " + p + " in the log");
-        }
-        return m;
-    }
-
     public static void main(String[] args) throws Exception {
         if (!Platform.isDebugBuild()) {
             OutputAnalyzer release = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC",
@@ -164,13 +151,13 @@ public class TestTeraHeapG1 {
                 "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-Xlog:gc+init=debug", Churn.class.getName());
         out.shouldHaveExitValue(0);
         out.shouldContain("CHURN-OK " + (16L << 14) + " moved=");
-        long h1Start = hex(find(H1, out).group(1));
-        Matcher h2 = find(H2, out);
-        long h2Start = hex(h2.group(1)), h2End = hex(h2.group(2));
+        long h1Start = TeraHeapProcess.hex(TeraHeapProcess.find(H1, out).group(1));
+        Matcher h2 = TeraHeapProcess.find(H2, out);
+        long h2Start = TeraHeapProcess.hex(h2.group(1)), h2End = TeraHeapProcess.hex(h2.group(2));
         TeraHeapProcess.check(h2End <= h1Start && h1Start - h2Start == 512L << 20,
                 "H2 lies directly below G1's heap, in the same reservation");
-        Matcher cards = find(CARDS, out);
-        long h2Cards = hex(cards.group(1)), h2CardsEnd = hex(cards.group(2)), g1Cards = hex(cards.group(3));
+        Matcher cards = TeraHeapProcess.find(CARDS, out);
+        long h2Cards = TeraHeapProcess.hex(cards.group(1)), h2CardsEnd = TeraHeapProcess.hex(cards.group(2)), g1Cards = TeraHeapProcess.hex(cards.group(3));
         TeraHeapProcess.check(h2CardsEnd == g1Cards && h2CardsEnd - h2Cards == (512L << 20) / 512,
                 "H2's cards end where G1's begin: a card per 512 bytes of H2's reservation");
 
@@ -193,7 +180,7 @@ public class TestTeraHeapG1 {
             moves.shouldHaveExitValue(0);
             // The initiating occupancy is a share of the committed heap: with -Xms = -Xmx no cycle starts.
             moves.shouldNotContain("Pause Young (Concurrent Start)");
-            Matcher m = find(MOVES, moves);
+            Matcher m = TeraHeapProcess.find(MOVES, moves);
             long moved = Long.parseLong(m.group(1)), regions = Long.parseLong(m.group(2));
             long afterDrop = Long.parseLong(m.group(3)), freed = Long.parseLong(m.group(4));
             TeraHeapProcess.check(moved > (24L << 20), "the group, its humongous array included, moved: " + moved);

@@ -9,7 +9,6 @@
  */
 
 import java.io.File;
-import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -47,18 +46,6 @@ public class TestTeraHeapLayout {
     static final Pattern H2 = Pattern.compile(
             "TeraHeap H2: \\[0x(\\p{XDigit}+), 0x(\\p{XDigit}+)\\) (\\S+) in (\\d+) regions of (\\S+)");
 
-    static long hex(String s) {
-        return new BigInteger(s, 16).longValue();
-    }
-
-    static Matcher find(Pattern p, OutputAnalyzer out) {
-        Matcher m = p.matcher(out.getStdout());
-        if (!m.find()) {
-            throw new RuntimeException("no line matching " + p + " in the log");
-        }
-        return m;
-    }
-
     public static void main(String[] args) throws Exception {
         Path dir = Files.createDirectories(Paths.get("h2dir")).toAbsolutePath();
         unnamedFile(dir);
@@ -72,9 +59,9 @@ public class TestTeraHeapLayout {
                 "-XX:TeraHeapRegionSize=16m", "-XX:TeraHeapPath=" + dir, "-Xlog:gc+init",
                 ShowH2Mapping.class.getName(), "teraheap-h2-");
         out.shouldHaveExitValue(0);
-        Matcher h1 = find(H1, out);
-        Matcher h2 = find(H2, out);
-        long h1Start = hex(h1.group(1)), h2Start = hex(h2.group(1)), h2End = hex(h2.group(2));
+        Matcher h1 = TeraHeapProcess.find(H1, out);
+        Matcher h2 = TeraHeapProcess.find(H2, out);
+        long h1Start = TeraHeapProcess.hex(h1.group(1)), h2Start = TeraHeapProcess.hex(h2.group(1)), h2End = TeraHeapProcess.hex(h2.group(2));
         check(h1.group(3).equals("256M"), "H1 reserves -Xmx");
         check(h2.group(3).equals("512M") && h2.group(4).equals("32") && h2.group(5).equals("16M"),
                 "H2 is 512M in 32 regions of 16M");
@@ -87,7 +74,7 @@ public class TestTeraHeapLayout {
         Matcher map = Pattern.compile("MAP (\\p{XDigit}+)-(\\p{XDigit}+) rw-s 00000000 \\S+ \\d+ +"
                 + Pattern.quote(dir.toString()) + "/teraheap-h2-\\w+ \\(deleted\\)").matcher(out.getStdout());
         check(map.find(), "H2's file is mapped shared and writable, and already unlinked");
-        check(hex(map.group(1)) == h2Start && hex(map.group(2)) == h2End, "the mapping covers exactly H2");
+        check(TeraHeapProcess.hex(map.group(1)) == h2Start && TeraHeapProcess.hex(map.group(2)) == h2End, "the mapping covers exactly H2");
         try (var files = Files.list(dir)) {
             check(files.noneMatch(p -> p.getFileName().toString().startsWith("teraheap-h2-")),
                     "no H2 file is left behind");
