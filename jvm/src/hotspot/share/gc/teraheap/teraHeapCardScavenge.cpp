@@ -8,7 +8,6 @@
 #include "gc/parallel/psPromotionManager.inline.hpp"
 #include "gc/parallel/psScavenge.inline.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
-#include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardClosure.inline.hpp"
 #include "gc/teraheap/teraHeapCardScavenge.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
@@ -41,26 +40,5 @@ public:
 
 void TeraHeapCardScavenge::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers) {
   TeraHeapScavengeClosure cl(pm, regions);
-  // Each worker takes a run of the (address-ordered) regions in use: no card
-  // is shared, and their residency is read in few calls.
-  const int n = regions->in_use_count();
-  const int k_from = (int)((size_t)n * worker_id / workers);
-  const int k_end = (int)((size_t)n * (worker_id + 1) / workers);
-  TeraHeapCards::refresh(regions, k_from, k_end);
-  for (int k = k_from; k < k_end; k++) {
-    const uint r = regions->in_use_region(k);
-    TeraHeapCardWalker::walk(regions, r, true,
-                             [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::dirty || v == TeraHeapCards::youngergen; },
-                             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-                               if (*card == TeraHeapCards::dirty) {
-                                 TeraHeapBackwardTargets::note_written(r);
-                                 regions->note_written(r);
-                               }
-                               cl.start_card(mr);
-                               TeraHeapCardWalker::iterate_fields(obj, mr, &cl);
-                               // Written before the young referents are copied: copying can
-                               // only raise the card to youngergen again.
-                               *card = cl.state();
-                             });
-  }
+  TeraHeapCardWalker::read_young_roots(regions, worker_id, workers, &cl, [] {});
 }

@@ -8,6 +8,7 @@
 #define SHARE_GC_TERAHEAP_TERAHEAPCARDWALKER_INLINE_HPP
 
 #include "gc/shared/cardTable.hpp"
+#include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardResidency.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapObjectStarts.hpp"
@@ -40,6 +41,14 @@ public:
   // Iterates the fields within `mr` of the objects from `obj` on.
   template <typename Closure>
   static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl);
+  // A young collection's read: worker `worker_id` of `workers` walks its run
+  // of the (address-ordered) regions in use, so that no card is shared and
+  // residency is read in few calls, and reads each dirty or youngergen card's
+  // fields with `cl` (a TeraHeapCardClosure), which sets the state the card
+  // takes. `after_card` runs after each card.
+  template <typename Closure, typename AfterCard>
+  static void read_young_roots(TeraHeapRegions* regions, uint worker_id, uint workers, Closure* cl,
+                               AfterCard after_card);
 };
 
 inline void TeraHeapCardWalker::spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord* card_end) {
@@ -118,6 +127,32 @@ void TeraHeapCardWalker::iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl
     oop o = cast_to_oop(obj);
     o->oop_iterate(cl, mr);
     obj += o->size();
+  }
+}
+
+template <typename Closure, typename AfterCard>
+void TeraHeapCardWalker::read_young_roots(TeraHeapRegions* regions, uint worker_id, uint workers, Closure* cl,
+                                          AfterCard after_card) {
+  const int n = regions->in_use_count();
+  const int k_from = (int)((size_t)n * worker_id / workers);
+  const int k_end = (int)((size_t)n * (worker_id + 1) / workers);
+  TeraHeapCards::refresh(regions, k_from, k_end);
+  for (int k = k_from; k < k_end; k++) {
+    const uint r = regions->in_use_region(k);
+    walk(regions, r, true,
+         [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::dirty || v == TeraHeapCards::youngergen; },
+         [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+           if (*card == TeraHeapCards::dirty) {
+             TeraHeapBackwardTargets::note_written(r);
+             regions->note_written(r);
+           }
+           cl->start_card(mr);
+           iterate_fields(obj, mr, cl);
+           // Written before deferred copies are made: copying can only raise
+           // the card to youngergen again.
+           *card = cl->state();
+           after_card();
+         });
   }
 }
 

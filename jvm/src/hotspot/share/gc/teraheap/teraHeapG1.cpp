@@ -10,6 +10,7 @@
 #include "gc/g1/g1FullCollector.inline.hpp"
 #include "gc/g1/g1FullGCMarker.inline.hpp"
 #include "gc/g1/g1FullGCOopClosures.inline.hpp"
+#include "gc/g1/g1GCPhaseTimes.hpp"
 #include "gc/g1/g1RegionToSpaceMapper.hpp"
 #include "gc/g1/heapRegion.inline.hpp"
 #include "gc/shared/taskTerminator.hpp"
@@ -21,6 +22,7 @@
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapG1.inline.hpp"
+#include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
@@ -31,8 +33,7 @@
 #include "utilities/align.hpp"
 #include "utilities/debug.hpp"
 
-// G1 as TeraHeap's collector-independent part sees it. Only full GCs ask so
-// far: no young, mixed or marking pause calls the module yet.
+// G1 as TeraHeap's collector-independent part sees it.
 class TeraHeapG1Collector : public TeraHeapCollector {
   ReservedSpace         _g1_cards;   // the upper part of the card reservation, for G1's mapper
   CardTable::CardValue* _h2_cards;   // the lower part: the card of H2's first address
@@ -151,6 +152,20 @@ public:
 
 void TeraHeapG1Collector::adjust_cards(TeraHeapRegions* regions) {
   TeraHeapCardAdjust::adjust<TeraHeapG1Adjuster>(regions);
+}
+
+void TeraHeapG1::scan_h2_cards(G1ParScanThreadState* pss, uint worker_id, uint workers) {
+  // Counted as root scanning, less the time spent copying what the cards
+  // lead to, which is G1's object copy (as G1's own root scanning counts it).
+  Tickspan total;
+  Tickspan trim;
+  {
+    G1EvacPhaseWithTrimTimeTracker timer(pss, total, trim);
+    TeraHeapG1CardScan::scan(TeraHeap::regions(), pss, worker_id, workers);
+  }
+  G1GCPhaseTimes* const times = G1CollectedHeap::heap()->phase_times();
+  times->record_or_add_time_secs(G1GCPhaseTimes::ExtRootScan, worker_id, (total - trim).seconds());
+  times->record_or_add_time_secs(G1GCPhaseTimes::ObjCopy, worker_id, trim.seconds());
 }
 
 void TeraHeapG1::full_gc_prepare(G1FullCollector* collector) {

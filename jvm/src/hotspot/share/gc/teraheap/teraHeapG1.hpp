@@ -13,14 +13,15 @@
 
 class G1FullCollector;
 class G1FullGCMarker;
+class G1ParScanThreadState;
 class G1RegionToSpaceMapper;
 
 // What G1's hooks call, and G1 as the rest of the module sees it
 // (TeraHeapCollector). The port is being built (docs/g1.md): H2 is laid out
 // below G1's heap, its cards are carved in front of G1's card array, and
-// G1's full GC moves groups and keeps H2 as Parallel's does; young, mixed and
-// concurrent marking pauses do not read H2's cards yet. Only a debug build
-// runs it, with -XX:+TeraHeapG1InProgress.
+// G1's full GC moves groups and keeps H2 as Parallel's does, and young
+// pauses read H2's cards; concurrent marking does not know H2 yet, so no
+// cycle starts. Only a debug build runs it, with -XX:+TeraHeapG1InProgress.
 //
 // The reservation is [H2 | G1's heap]. G1's region table and side tables
 // cover its heap alone; H2's cards lie directly below G1's card array, where
@@ -52,6 +53,16 @@ public:
   // True for a card of H2's, which G1's barrier enqueues like its own:
   // refinement and the merge of card logs leave it dirty, for TeraHeap.
   static bool is_h2_card(const void* card) { return card < _h2_cards_end; }
+
+  // Concurrent marking does not mark through H2 yet: until it does, no
+  // concurrent cycle starts (requests for one get a full GC instead), so no
+  // mixed pause comes either.
+  static bool concurrent_marking_allowed() { return false; }
+
+  // Young pause, on every evacuation worker after the roots: worker
+  // `worker_id` of `workers` reads its share of H2's dirty and youngergen
+  // cards (TeraHeapG1CardScan).
+  static void scan_h2_cards(G1ParScanThreadState* pss, uint worker_id, uint workers);
 
   // Full GC.
   static void full_gc_prepare(G1FullCollector* collector);
