@@ -37,7 +37,7 @@ public:
     // Optional regions come only with mixed pauses, after a marking cycle.
     assert(!attr.is_optional(), "no optional collection set");
     if (attr.is_in_cset()) {
-      const markWord m = o->mark();
+      markWord m = o->mark();
       o = m.is_marked() ? cast_to_oop(m.decode_pointer()) : _pss->copy_to_survivor_space(attr, o, m);
       RawAccess<IS_NOT_NULL>::oop_store(p, o);
     } else if (attr.is_humongous()) {
