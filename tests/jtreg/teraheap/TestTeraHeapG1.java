@@ -4,12 +4,12 @@
  *          below G1's heap and its cards directly below G1's card array, where G1's barrier
  *          computes them; an H2 region smaller than G1's is refused in one line. G1's full GC
  *          moves a tagged group whose objects are young, old and humongous when it is tagged;
- *          the group, and the H1 objects only it refers to, read back the same through young
- *          pauses and later full GCs (which compact H1 under it), plain, interpreted and under
- *          heap verification (with 8 GC threads, uncompressed oops, every region compacted);
- *          once dropped, its regions are freed. No
- *          concurrent cycle runs (marking does not know H2 yet). A release build refuses the
- *          flag, so TeraHeap with G1 stays refused there until the port is done.
+ *          young objects are then stored into it; the group, the young objects and the H1
+ *          objects only it refers to read back the same through young pauses (which read H2's
+ *          cards) and full GCs (which compact H1 under it), plain, interpreted and under heap
+ *          verification (with 8 GC threads, uncompressed oops, every region compacted); no
+ *          concurrent cycle starts; once dropped, the group's regions are freed. A release build
+ *          refuses the flag, so TeraHeap with G1 stays refused there until the port is done.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1200 TestTeraHeapG1
  */

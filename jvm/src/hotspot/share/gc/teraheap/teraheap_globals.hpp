@@ -91,9 +91,9 @@
                                                                             \
   develop(bool, TeraHeapG1InProgress, false,                                \
           "Development of the G1 port (docs/g1.md): let -XX:+EnableTeraHeap"\
-          " run with -XX:+UseG1GC. Full GCs move groups and keep H2; "     \
-          "young, mixed and concurrent marking pauses do not read H2's "  \
-          "cards yet, so a program must not store into H2 objects.")
+          " run with -XX:+UseG1GC. Full GCs move groups and keep H2, "     \
+          "young pauses read H2's cards; concurrent marking does not "    \
+          "know H2 yet, so no concurrent cycle starts.")
 
 // end of GC_TERAHEAP_FLAGS
 
