@@ -70,6 +70,15 @@ public:
   // Remembers `target` for `region`; false if its set is full.
   static bool add(uint region, oop target);
   static bool contains(uint region, oop target);
+  // Calls f(oop) on each object `region` remembers.
+  template <typename F> static void targets_do(uint region, F f) {
+    const Set* s = &_sets[region];
+    for (uint i = 0; i < s->capacity; i++) {
+      if (s->slots[i] != NULL) {
+        f(s->slots[i]);
+      }
+    }
+  }
   static bool is_empty(uint region) { return _sets[region].count == 0; }
   static bool is_stale(uint region) { return _sets[region].stale; }
   static void set_stale(uint region) { _sets[region].stale = true; }

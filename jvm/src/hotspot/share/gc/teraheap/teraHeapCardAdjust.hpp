@@ -21,7 +21,8 @@ class TeraHeapCardAdjust : AllStatic {
 public:
   // On all GC workers, a region at a time. Each worker makes an `Adjuster`
   // from its id: the collector's adjust step for one field (adjust(T* p)),
-  // and whether an H1 object is young (is_young(oop)).
+  // whether an H1 object is young (is_young(oop)), and what the collector
+  // notes of an old object a card keeps referring to (old_target(oop)).
   template <class Adjuster> static void adjust(TeraHeapRegions* regions);
 };
 

@@ -86,6 +86,7 @@ public:
         _young = true;
       } else {
         _old = true;
+        _adjuster->old_target(o);
         remember(o);
       }
     }

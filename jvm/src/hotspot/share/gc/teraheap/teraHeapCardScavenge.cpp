@@ -40,5 +40,6 @@ public:
 
 void TeraHeapCardScavenge::scavenge(TeraHeapRegions* regions, PSPromotionManager* pm, uint worker_id, uint workers) {
   TeraHeapScavengeClosure cl(pm, regions);
-  TeraHeapCardWalker::read_young_roots(regions, worker_id, workers, &cl, [] {});
+  TeraHeapCardWalker::read_roots(regions, worker_id, workers, TeraHeapCardWalker::is_young_root, &cl,
+                                 [](uint region) {}, [] {});
 }

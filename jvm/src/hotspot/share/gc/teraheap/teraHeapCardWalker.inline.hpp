@@ -41,14 +41,19 @@ public:
   // Iterates the fields within `mr` of the objects from `obj` on.
   template <typename Closure>
   static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl);
-  // A young collection's read: worker `worker_id` of `workers` walks its run
-  // of the (address-ordered) regions in use, so that no card is shared and
-  // residency is read in few calls, and reads each dirty or youngergen card's
-  // fields with `cl` (a TeraHeapCardClosure), which sets the state the card
-  // takes. `after_card` runs after each card.
-  template <typename Closure, typename AfterCard>
-  static void read_young_roots(TeraHeapRegions* regions, uint worker_id, uint workers, Closure* cl,
-                               AfterCard after_card);
+  // A pause's read of H2's cards as roots: worker `worker_id` of `workers`
+  // walks its run of the (address-ordered) regions in use, so that no card is
+  // shared and residency is read in few calls. `each_region(r)` runs first for
+  // each region; then each card `wanted` selects has its fields read with `cl`
+  // (a TeraHeapCardClosure), which sets the state the card takes, and
+  // `after_card` runs.
+  template <typename Wanted, typename Closure, typename EachRegion, typename AfterCard>
+  static void read_roots(TeraHeapRegions* regions, uint worker_id, uint workers, Wanted wanted, Closure* cl,
+                         EachRegion each_region, AfterCard after_card);
+  // What a young collection reads.
+  static bool is_young_root(TeraHeapCards::CardValue v) {
+    return v == TeraHeapCards::dirty || v == TeraHeapCards::youngergen;
+  }
 };
 
 inline void TeraHeapCardWalker::spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord* card_end) {
@@ -130,17 +135,17 @@ void TeraHeapCardWalker::iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl
   }
 }
 
-template <typename Closure, typename AfterCard>
-void TeraHeapCardWalker::read_young_roots(TeraHeapRegions* regions, uint worker_id, uint workers, Closure* cl,
-                                          AfterCard after_card) {
+template <typename Wanted, typename Closure, typename EachRegion, typename AfterCard>
+void TeraHeapCardWalker::read_roots(TeraHeapRegions* regions, uint worker_id, uint workers, Wanted wanted, Closure* cl,
+                                    EachRegion each_region, AfterCard after_card) {
   const int n = regions->in_use_count();
   const int k_from = (int)((size_t)n * worker_id / workers);
   const int k_end = (int)((size_t)n * (worker_id + 1) / workers);
   TeraHeapCards::refresh(regions, k_from, k_end);
   for (int k = k_from; k < k_end; k++) {
     const uint r = regions->in_use_region(k);
-    walk(regions, r, true,
-         [](TeraHeapCards::CardValue v) { return v == TeraHeapCards::dirty || v == TeraHeapCards::youngergen; },
+    each_region(r);
+    walk(regions, r, true, wanted,
          [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
            if (*card == TeraHeapCards::dirty) {
              TeraHeapBackwardTargets::note_written(r);

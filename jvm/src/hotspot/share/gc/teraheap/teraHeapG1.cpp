@@ -7,12 +7,14 @@
 #include "precompiled.hpp"
 #include "gc/g1/g1CardTable.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1CollectionSetCandidates.hpp"
 #include "gc/g1/g1FullCollector.inline.hpp"
 #include "gc/g1/g1FullGCMarker.inline.hpp"
 #include "gc/g1/g1FullGCOopClosures.inline.hpp"
 #include "gc/g1/g1GCPhaseTimes.hpp"
 #include "gc/g1/g1RegionToSpaceMapper.hpp"
 #include "gc/g1/heapRegion.inline.hpp"
+#include "gc/g1/heapRegionRemSet.hpp"
 #include "gc/shared/taskTerminator.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
@@ -23,6 +25,7 @@
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapG1.inline.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
+#include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
@@ -122,6 +125,7 @@ void TeraHeapG1::initialize(ReservedSpace heap_rs) {
   }
   _h2_cards_end = cards.base() + h2_cards;
   TeraHeapForwarding::initialize();
+  TeraHeapG1Targets::initialize((uint)((heap_rs.size() - h2_reserved) / HeapRegion::GrainBytes));
   TeraHeapG1Collector* collector = new TeraHeapG1Collector(cards.last_part(h2_cards),
                                                            (CardTable::CardValue*)cards.base());
   log_debug(gc, init)("TeraHeap card table: H2's [" PTR_FORMAT ", " PTR_FORMAT "), G1's [" PTR_FORMAT ", " PTR_FORMAT ")",
@@ -148,10 +152,19 @@ public:
   template <class T> void adjust(T* p) { _closure.do_oop_work(p); }
   // A full GC leaves no young region: every object it keeps is old.
   bool is_young(oop obj) const { return false; }
+  void old_target(oop obj) { TeraHeapG1Targets::add(obj); }
 };
 
 void TeraHeapG1Collector::adjust_cards(TeraHeapRegions* regions) {
+  // The regions H2 refers into, anew: from the cards read, then from the
+  // summaries of those left summarized.
+  TeraHeapG1Targets::clear();
   TeraHeapCardAdjust::adjust<TeraHeapG1Adjuster>(regions);
+  for (int k = 0; k < regions->in_use_count(); k++) {
+    TeraHeapBackwardTargets::targets_do(regions->in_use_region(k), [](oop o) { TeraHeapG1Targets::add(o); });
+  }
+  log_debug(gc, teraheap)("H2 refers into " SIZE_FORMAT " G1 regions from cards pauses do not read",
+                          TeraHeapG1Targets::count());
 }
 
 void TeraHeapG1::scan_h2_cards(G1ParScanThreadState* pss, uint worker_id, uint workers) {
@@ -166,6 +179,33 @@ void TeraHeapG1::scan_h2_cards(G1ParScanThreadState* pss, uint worker_id, uint w
   G1GCPhaseTimes* const times = G1CollectedHeap::heap()->phase_times();
   times->record_or_add_time_secs(G1GCPhaseTimes::ExtRootScan, worker_id, (total - trim).seconds());
   times->record_or_add_time_secs(G1GCPhaseTimes::ObjCopy, worker_id, trim.seconds());
+}
+
+bool TeraHeapG1::is_h2_target(const HeapRegion* hr) {
+  return TeraHeapG1Targets::contains(hr);
+}
+
+// G1 clears the remembered set of a candidate it gives up.
+static bool drop_if_h2_target(HeapRegion* hr) {
+  if (!TeraHeapG1Targets::contains(hr)) {
+    return false;
+  }
+  hr->rem_set()->clear_locked(true /* only_cardset */);
+  return true;
+}
+
+void TeraHeapG1::drop_h2_target_candidates(G1CollectionSetCandidates* candidates) {
+  const uint before = candidates->num_remaining();
+  candidates->remove_if(drop_if_h2_target);
+  if (candidates->num_remaining() < before) {
+    log_debug(gc, teraheap)("Gave up %u mixed collection candidates H2 refers into", before - candidates->num_remaining());
+  }
+}
+
+void TeraHeapG1::marking_begins() {
+  // The concurrent start pause reads all cards but the summarized ones, and
+  // every summary: what H2 refers into is found anew.
+  TeraHeapG1Targets::clear();
 }
 
 void TeraHeapG1::full_gc_prepare(G1FullCollector* collector) {

@@ -11,17 +11,20 @@
 #include "memory/virtualspace.hpp"
 #include "oops/oopsHierarchy.hpp"
 
+class G1CollectionSetCandidates;
 class G1FullCollector;
 class G1FullGCMarker;
 class G1ParScanThreadState;
 class G1RegionToSpaceMapper;
+class HeapRegion;
 
 // What G1's hooks call, and G1 as the rest of the module sees it
 // (TeraHeapCollector). The port is being built (docs/g1.md): H2 is laid out
 // below G1's heap, its cards are carved in front of G1's card array, and
-// G1's full GC moves groups and keeps H2 as Parallel's does, and young
-// pauses read H2's cards; concurrent marking does not know H2 yet, so no
-// cycle starts. Only a debug build runs it, with -XX:+TeraHeapG1InProgress.
+// G1's full GC moves groups and keeps H2 as Parallel's does, young and mixed
+// pauses read H2's cards, and concurrent marking takes H2's references into
+// H1 as roots (it frees no H2 region yet). Only a debug build runs it, with
+// -XX:+TeraHeapG1InProgress.
 //
 // The reservation is [H2 | G1's heap]. G1's region table and side tables
 // cover its heap alone; H2's cards lie directly below G1's card array, where
@@ -54,15 +57,25 @@ public:
   // refinement and the merge of card logs leave it dirty, for TeraHeap.
   static bool is_h2_card(const void* card) { return card < _h2_cards_end; }
 
-  // Concurrent marking does not mark through H2 yet: until it does, no
-  // concurrent cycle starts (requests for one get a full GC instead), so no
-  // mixed pause comes either.
-  static bool concurrent_marking_allowed() { return false; }
-
-  // Young pause, on every evacuation worker after the roots: worker
-  // `worker_id` of `workers` reads its share of H2's dirty and youngergen
-  // cards (TeraHeapG1CardScan).
+  // Young and mixed pauses, on every evacuation worker after the roots:
+  // worker `worker_id` of `workers` reads its share of H2's dirty and
+  // youngergen cards, and at a concurrent start all but the clean and
+  // summarized ones (TeraHeapG1CardScan).
   static void scan_h2_cards(G1ParScanThreadState* pss, uint worker_id, uint workers);
+
+  // Old regions that H2 refers into from cards pauses do not read
+  // (TeraHeapG1Targets): never mixed collection set candidates, nor a
+  // humongous object eagerly reclaimed.
+  static bool is_h2_target(const HeapRegion* hr);
+  // A mixed pause: candidates H2 came to refer into since they were chosen
+  // are given up, as G1 gives up those left at the end of a mixed phase.
+  static void drop_h2_target_candidates(G1CollectionSetCandidates* candidates);
+  // A mixed pause's optional regions join in increments, after the roots and
+  // H2's cards are read: H2's scan would have to remember its fields into them.
+  static bool takes_optional_regions() { return false; }
+
+  // A concurrent start pause, before evacuation.
+  static void marking_begins();
 
   // Full GC.
   static void full_gc_prepare(G1FullCollector* collector);

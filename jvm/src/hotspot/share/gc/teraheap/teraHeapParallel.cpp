@@ -35,6 +35,8 @@ public:
   TeraHeapParallelAdjuster(uint worker_id) : _cm(ParCompactionManager::gc_thread_compaction_manager(worker_id)) {}
   template <class T> void adjust(T* p) { PSParallelCompact::adjust_pointer(p, _cm); }
   bool is_young(oop obj) const { return ParallelScavengeHeap::heap()->is_in_young(obj); }
+  // Parallel moves old objects in full GCs only, which read all of H2's cards.
+  void old_target(oop obj) {}
 };
 
 // The Parallel collector as TeraHeap's collector-independent part sees it.

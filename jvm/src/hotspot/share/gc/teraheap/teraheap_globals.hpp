@@ -92,8 +92,8 @@
   develop(bool, TeraHeapG1InProgress, false,                                \
           "Development of the G1 port (docs/g1.md): let -XX:+EnableTeraHeap"\
           " run with -XX:+UseG1GC. Full GCs move groups and keep H2, "     \
-          "young pauses read H2's cards; concurrent marking does not "    \
-          "know H2 yet, so no concurrent cycle starts.")
+          "young and mixed pauses read H2's cards, concurrent marking "    \
+          "takes them as roots but frees no H2 region yet.")
 
 // end of GC_TERAHEAP_FLAGS
 

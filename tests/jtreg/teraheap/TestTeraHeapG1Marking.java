@@ -1,0 +1,201 @@
+/*
+ * @test
+ * @summary G1's concurrent cycles and mixed pauses with H2 in use (debug builds,
+ *          -XX:+TeraHeapG1InProgress). A moved group refers to H1 objects that nothing else
+ *          refers to: some through cards a full GC summarized, some through cards young pauses
+ *          left oldgen, and a humongous array. With a cycle started at nearly every young pause
+ *          and old regions full of garbage, those objects survive Remark, the mixed pauses that
+ *          follow and humongous eager reclaim, and read back the same, plain and under
+ *          -XX:+VerifyBeforeGC -XX:+VerifyAfterGC -XX:+VerifyDuringGC (also with 8 GC threads,
+ *          uncompressed oops and the default region size); objects in the same H2 fields are
+ *          replaced while marking runs. Cycles, mixed pauses and candidates given up for H2 are
+ *          all seen in the log. Skipped on release builds, which refuse TeraHeap with G1.
+ * @library /lib /test/lib
+ * @run main/othervm/timeout=1800 TestTeraHeapG1Marking
+ */
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jdk.test.lib.Platform;
+import jdk.test.lib.process.OutputAnalyzer;
+
+public class TestTeraHeapG1Marking {
+    /** An H1 object only H2 refers to, with an array only it refers to. */
+    static final class Payload {
+        final long value;
+        final int[] data;
+
+        Payload(long value) {
+            this.value = value;
+            this.data = new int[] {(int) value, (int) (value >>> 3), 7};
+        }
+
+        long sum() {
+            return value * 17 + data[0] + data[1] + data[2];
+        }
+    }
+
+    static final class Node {
+        final long value;
+        Object extra;   // a Payload, stored after the group moved
+
+        Node(long value) {
+            this.value = value;
+        }
+    }
+
+    /** Child. */
+    public static class Cycles {
+        static final int NODES = 4000;
+        static final int BIG = 200_000;   // longs: humongous with 1 MB regions
+
+        static long checksum(Object[] group) {
+            long sum = 0;
+            for (int i = 0; i < NODES; i++) {
+                Node n = (Node) group[i];
+                sum += n.value;
+                if (n.extra != null) {
+                    sum += ((Payload) n.extra).sum();
+                }
+            }
+            long[] big = (long[]) group[NODES];
+            if (big != null) {
+                for (int i = 0; i < big.length; i += 1000) {
+                    sum += big[i];
+                }
+            }
+            return sum;
+        }
+
+        static long expected(Object[] group) {
+            long sum = 0;
+            for (int i = 0; i < NODES; i++) {
+                sum += i;
+                Node n = (Node) group[i];
+                if (n.extra != null) {
+                    sum += new Payload(((Payload) n.extra).value).sum();
+                }
+            }
+            long[] big = (long[]) group[NODES];
+            if (big != null) {
+                for (int i = 0; i < big.length; i += 1000) {
+                    sum += i * 3L + 1;
+                }
+            }
+            return sum;
+        }
+
+        static final Object[] LONG_LIVED = new Object[50_000];
+        static int longLived;
+
+        /**
+         * Young pauses, with old regions that fill with garbage (promoted, then dropped) around
+         * a few objects that live longer: mixed collections have candidates.
+         */
+        static void churnOld(int rounds) {
+            java.util.ArrayDeque<Object[]> ring = new java.util.ArrayDeque<>();
+            for (int r = 0; r < rounds; r++) {
+                Object[] chunk = new Object[2048];
+                for (int i = 0; i < chunk.length; i++) {
+                    chunk[i] = new long[12];
+                    if (i % 64 == 0) {
+                        LONG_LIVED[longLived++ % LONG_LIVED.length] = chunk[i];
+                    }
+                }
+                ring.addLast(chunk);
+                if (ring.size() > 40) {
+                    ring.removeFirst();
+                }
+            }
+        }
+
+        public static void main(String[] args) throws Exception {
+            Object[] group = new Object[NODES + 1];
+            for (int i = 0; i < NODES; i++) {
+                group[i] = new Node(i);
+            }
+            org.teraheap.TeraHeap.tagRoot(group, 5);
+            org.teraheap.TeraHeap.move(5);
+            System.gc();
+            TeraHeapProcess.check(org.teraheap.TeraHeap.isInH2(group) && org.teraheap.TeraHeap.isInH2(group[NODES - 1]),
+                    "the group moved");
+            // Payloads that a full GC's adjust step will find old: their cards are summarized.
+            for (int i = 0; i < NODES; i += 40) {
+                ((Node) group[i]).extra = new Payload(i);
+            }
+            churnOld(20);
+            System.gc();
+            // Payloads that young pauses promote: their cards turn oldgen. And a humongous array.
+            for (int i = 20; i < NODES; i += 40) {
+                ((Node) group[i]).extra = new Payload(i);
+            }
+            long[] big = new long[BIG];
+            for (int i = 0; i < big.length; i++) {
+                big[i] = i * 3L + 1;
+            }
+            group[NODES] = big;
+            big = null;
+            final long expected = expected(group);
+            TeraHeapProcess.check(checksum(group) == expected, "the group reads back before the cycles");
+            for (int round = 0; round < 150; round++) {
+                churnOld(200);
+                TeraHeapProcess.check(checksum(group) == expected(group), "the same after round " + round);
+                // Replaced while marking may run: the old payload is garbage now.
+                int i = 10 + (round % 10) * 40;
+                ((Node) group[i]).extra = new Payload(i + 100_000L * round);
+            }
+            TeraHeapProcess.check(checksum(group) == expected(group), "the same at the end");
+            System.out.println("CYCLES-OK");
+        }
+    }
+
+    static int count(OutputAnalyzer out, String what) {
+        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(out.getStdout());
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (!Platform.isDebugBuild()) {
+            // TestTeraHeapG1 checks that a release build refuses it.
+            throw new jtreg.SkippedException("TeraHeap runs with G1 on debug builds only until the port is done");
+        }
+        String[][] modes = {
+            {},
+            {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
+            {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC", "-XX:ParallelGCThreads=8"},
+            {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC", "-XX:-UseCompressedOops"},
+            {"-XX:-G1UseAdaptiveIHOP", "-XX:G1HeapRegionSize=4m", "-XX:TeraHeapRegionSize=16m"},
+        };
+        int gaveUp = 0;
+        for (String[] mode : modes) {
+            java.util.List<String> flags = new java.util.ArrayList<>(java.util.List.of("-XX:+EnableTeraHeap",
+                    "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
+                    "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m", "-XX:InitiatingHeapOccupancyPercent=0",
+                    "-XX:MaxTenuringThreshold=1", "-XX:+UnlockExperimentalVMOptions",
+                    "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",
+                    "-Xlog:gc,gc+teraheap=debug"));
+            flags.addAll(java.util.List.of(mode));
+            flags.add(Cycles.class.getName());
+            OutputAnalyzer out = TeraHeapProcess.run(flags.toArray(new String[0]));
+            out.shouldHaveExitValue(0);
+            out.shouldContain("CYCLES-OK");
+            int starts = count(out, "Pause Young (Concurrent Start)");
+            int remarks = count(out, "Pause Remark");
+            int mixed = count(out, "Pause Young (Mixed)");
+            int full = count(out, "Pause Full");
+            TeraHeapProcess.check(starts >= 3 && remarks >= 3, "concurrent cycles ran: " + starts + " starts, " + remarks + " remarks");
+            TeraHeapProcess.check(mixed >= 2, "mixed pauses ran: " + mixed);
+            TeraHeapProcess.check(full == 2, "only the two full GCs asked for: " + full);
+            Matcher m = Pattern.compile("Gave up (\\d+) mixed collection candidates H2 refers into").matcher(out.getStdout());
+            while (m.find()) {
+                gaveUp += Integer.parseInt(m.group(1));
+            }
+        }
+        System.out.println("candidates given up for H2: " + gaveUp);
+    }
+}
