@@ -14,6 +14,8 @@
 # Extra arguments go to jtreg and run those JVM tests only, e.g.
 #   tests/run.sh tests/jtreg/teraheap/TestTeraHeapApi.java
 # TERAHEAP_TEST_JDK=build/jdk-fastdebug runs the JVM tests against the fastdebug build (asserts on).
+# TERAHEAP_TEST_COLLECTOR=g1 runs the GC scenarios (TeraHeapProcess.runInEveryMode) under G1
+# (with the fastdebug build while the G1 port is built: docs/g1.md).
 set -uo pipefail
 source "$(dirname "$0")/../benchmarks/common.sh"
 script_args -1 '' "$@"
@@ -38,7 +40,7 @@ rm -rf build/jtreg
 "$STOCK_JDK/bin/java" -jar "$JTREG_JAR" \
   -jdk:"$JDK" \
   -cpa:"$REPO_ROOT/build/teraheap-api.jar" \
-  -e:TERAHEAP_STOCK_JDK="$STOCK_JDK" \
+  -e:TERAHEAP_STOCK_JDK="$STOCK_JDK" ${TERAHEAP_TEST_COLLECTOR:+-e:TERAHEAP_TEST_COLLECTOR="$TERAHEAP_TEST_COLLECTOR"} \
   -w:build/jtreg/work -r:build/jtreg/report \
   -conc:2 -timeoutFactor:2 -retain:fail -verbose:summary -noreport \
   "${tests[@]}" 2>&1 | tee build/jtreg.log

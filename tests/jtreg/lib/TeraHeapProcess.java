@@ -55,6 +55,31 @@ public final class TeraHeapProcess {
     private static final String[] VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"};
 
     /**
+     * With TERAHEAP_TEST_COLLECTOR=g1 in jtreg's environment (tests/run.sh passes it on), the
+     * scenarios of {@link #runInEveryMode} run under G1 instead (debug builds only while the port
+     * is built: -XX:+TeraHeapG1InProgress), verified also during G1's concurrent cycles.
+     */
+    public static final boolean G1 = "g1".equals(System.getenv("TERAHEAP_TEST_COLLECTOR"));
+    private static final String[] G1_FLAGS = {"-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"};
+    private static final String[] G1_VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC",
+        "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"};
+
+    /**
+     * G1's settings, in place of {@link #GC_VARIANTS}, each with heap verification: every region
+     * compacted by full GCs, uncompressed oops, 16-byte object alignment, eight GC threads, and a
+     * concurrent cycle started at nearly every young pause (so mixed pauses too). (Full GCs caused
+     * by allocation failure are not among them yet: G1 avoids them, and a test that fills the
+     * heap until one comes may end in an OutOfMemoryError instead.)
+     */
+    public static final String[][] G1_VARIANTS = {
+        {"-XX:MarkSweepDeadRatio=0"},
+        {"-XX:-UseCompressedOops"},
+        {"-XX:ObjectAlignmentInBytes=16"},
+        {"-XX:ParallelGCThreads=8"},
+        {"-XX:InitiatingHeapOccupancyPercent=0", "-XX:-G1UseAdaptiveIHOP"},
+    };
+
+    /**
      * Runs {@code mainClass} with TeraHeap on, H2 in the working directory, {@code flags}, in
      * each of {@link #GC_MODES} and {@link #GC_VARIANTS}, and expects it to print {@code expect}
      * and exit 0 each time. Returns the outputs.
@@ -62,15 +87,21 @@ public final class TeraHeapProcess {
     public static List<OutputAnalyzer> runInEveryMode(String mainClass, String expect, String... flags)
             throws Exception {
         List<OutputAnalyzer> outputs = new ArrayList<>();
-        List<String[]> runs = new ArrayList<>(Arrays.asList(GC_MODES));
-        for (String[] variant : GC_VARIANTS) {
-            List<String> v = new ArrayList<>(Arrays.asList(VERIFY));
+        List<String[]> runs = new ArrayList<>();
+        for (String[] mode : GC_MODES) {
+            runs.add(G1 && Arrays.equals(mode, VERIFY) ? G1_VERIFY : mode);
+        }
+        for (String[] variant : G1 ? G1_VARIANTS : GC_VARIANTS) {
+            List<String> v = new ArrayList<>(Arrays.asList(G1 ? G1_VERIFY : VERIFY));
             v.addAll(Arrays.asList(variant));
             runs.add(v.toArray(new String[0]));
         }
         for (String[] mode : runs) {
             List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap",
                     "-XX:TeraHeapPath=" + new File(".").getAbsolutePath(), "-Xlog:gc+teraheap"));
+            if (G1) {
+                cmd.addAll(Arrays.asList(G1_FLAGS));
+            }
             cmd.addAll(Arrays.asList(flags));
             cmd.addAll(Arrays.asList(mode));
             cmd.add(mainClass);
@@ -111,11 +142,11 @@ public final class TeraHeapProcess {
     private static long fullGCCount() {
         for (java.lang.management.GarbageCollectorMXBean b
                 : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (b.getName().equals("PS MarkSweep")) {
+            if (b.getName().equals("PS MarkSweep") || b.getName().equals("G1 Old Generation")) {
                 return b.getCollectionCount();
             }
         }
-        throw new IllegalStateException("no PS MarkSweep collector: is TeraHeap on?");
+        throw new IllegalStateException("no full-GC collector (PS MarkSweep, G1 Old Generation): is TeraHeap on?");
     }
 
     /** A number the JVM's log gives in hexadecimal, without its 0x. */

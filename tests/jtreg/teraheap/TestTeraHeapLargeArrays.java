@@ -28,11 +28,11 @@ public class TestTeraHeapLargeArrays {
 
         static GarbageCollectorMXBean scavenger() {
             for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
-                if (b.getName().equals("PS Scavenge")) {
+                if (b.getName().equals("PS Scavenge") || b.getName().equals("G1 Young Generation")) {
                     return b;
                 }
             }
-            throw new IllegalStateException("no PS Scavenge collector");
+            throw new IllegalStateException("no young collector (PS Scavenge, G1 Young Generation)");
         }
 
         /** Every element written (every card dirty), then one minor GC; its time in ms. */

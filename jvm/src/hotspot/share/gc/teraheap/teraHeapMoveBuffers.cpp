@@ -40,7 +40,7 @@ bool TeraHeapMoveBuffers::fits(const Buffer* b, size_t words) const {
 void TeraHeapMoveBuffers::give_back_or_fill(HeapWord* p, size_t words) {
   if (!_regions->retract(p, words)) {
     guarantee(words >= CollectedHeap::min_fill_size(), "TeraHeap: an unfillable gap in H2");
-    CollectedHeap::fill_with_object(p, words);
+    CollectedHeap::fill_with_objects(p, words);
     TeraHeapObjectStarts::record(p);
   }
 }
@@ -96,7 +96,7 @@ void TeraHeapMoveBuffers::undo(jlong label, HeapWord* p, size_t words) {
   if (words > _regions->region_words()) {
     // Its regions stay, filled, until the next full GC finds them dead:
     // freeing them now would rewrite card residency that other movers set.
-    CollectedHeap::fill_with_object(p, words);
+    CollectedHeap::fill_with_objects(p, words);
     TeraHeapObjectStarts::record(p);
     return;
   }

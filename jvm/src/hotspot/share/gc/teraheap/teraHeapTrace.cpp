@@ -111,8 +111,9 @@ size_t TeraHeapTrace::fill_unreached(uint r) {
                                oop o = cast_to_oop(p);
                                const size_t size = o->size();
                                if (!is_reached(o)) {
-                                 // Its header only: the rest of the page in H2 stays as it was.
-                                 CollectedHeap::fill_with_object(p, size, false /* zap */);
+                                 // Headers only (a large object takes several): the rest of
+                                 // the page in H2 stays as it was.
+                                 CollectedHeap::fill_with_objects(p, size, false /* zap */);
                                  filled++;
                                }
                                p += size;
