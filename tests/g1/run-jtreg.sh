@@ -3,7 +3,7 @@
 # through TeraHeapProcess.runInEveryMode, with G1 and its variants in place of Parallel's
 # (TERAHEAP_TEST_COLLECTOR=g1), and the G1 port's own tests. While the port is built, TeraHeap
 # runs with G1 on debug builds only: this runs against build/jdk-fastdebug (make fastdebug) unless
-# TERAHEAP_TEST_JDK names another. About 25 minutes on 2 cores. Ends with "N passed, N failed".
+# TERAHEAP_TEST_JDK names another. About 30 minutes on 2 cores. Ends with "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tests=$(grep -l "runInEveryMode(" tests/jtreg/teraheap/*.java | sort)

@@ -127,9 +127,6 @@ public class TestTeraHeapStressMode {
     }
 
     public static void main(String[] args) throws Exception {
-        if (TeraHeapProcess.G1) {
-            throw new jtreg.SkippedException("-XX:+TeraHeapStressMove runs with the Parallel collector only so far");
-        }
         TeraHeapProcess.runInEveryMode(Program.class.getName(), "STRESS-OK", "-Xmx256m", "-Xmn32m",
                 "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=1m",
                 "-XX:+UnlockDiagnosticVMOptions", "-XX:+TeraHeapStressMove");

@@ -53,10 +53,6 @@ static void select_parallel_collector() {
       TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 sizes the Parallel collector's generations: "
                                  "remove it, or -XX:+UseG1GC");
     }
-    if (TeraHeapStressMove) {
-      TeraHeapStartupError::fail("-XX:+TeraHeapStressMove picks its groups from the Parallel collector's old "
-                                 "generation: remove it, or -XX:+UseG1GC");
-    }
     return;
   }
   if (other != NULL) {

@@ -27,6 +27,7 @@
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
+#include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraheap_globals.hpp"
@@ -41,10 +42,11 @@ class TeraHeapG1Collector : public TeraHeapCollector {
   ReservedSpace         _g1_cards;   // the upper part of the card reservation, for G1's mapper
   CardTable::CardValue* _h2_cards;   // the lower part: the card of H2's first address
   G1FullCollector*      _full_gc;    // the full GC under way, or the last one
+  uint                  _stress_labels;   // labels given to stress moves' groups so far
 
 public:
   TeraHeapG1Collector(ReservedSpace g1_cards, CardTable::CardValue* h2_cards) :
-    _g1_cards(g1_cards), _h2_cards(h2_cards), _full_gc(NULL) {}
+    _g1_cards(g1_cards), _h2_cards(h2_cards), _full_gc(NULL), _stress_labels(0) {}
 
   ReservedSpace g1_cards() const { return _g1_cards; }
   G1FullCollector* full_gc() const { return _full_gc; }
@@ -82,8 +84,39 @@ public:
     return live;
   }
 
-  // Refused with G1 by TeraHeapArguments.
-  virtual void stress_move(TeraHeapMover* mover, size_t budget_words) { ShouldNotReachHere(); }
+  // G1's regions are cut into stress_stripes; in each, the first marked
+  // object of an old region that may move is a root, with its closure, under
+  // a label of its own (as Parallel's stress move does over its old space).
+  static const uint stress_stripes = 8;
+
+  virtual void stress_move(TeraHeapMover* mover, size_t budget_words) {
+    G1CollectedHeap* const g1h = G1CollectedHeap::heap();
+    G1CMBitMap* const bitmap = _full_gc->mark_bitmap();
+    const size_t start = mover->words_moved();
+    const uint stripe = g1h->max_reserved_regions() / stress_stripes;
+    for (uint k = 0; k < stress_stripes && stripe > 0; k++) {
+      if (mover->h2_full() || mover->words_moved() - start >= budget_words) {
+        return;
+      }
+      oop root = NULL;
+      for (uint i = k * stripe; i < (k + 1) * stripe && root == NULL; i++) {
+        HeapRegion* hr = g1h->region_at_or_null(i);
+        if (hr == NULL || !hr->is_old()) {
+          continue;
+        }
+        for (HeapWord* p = bitmap->get_next_marked_addr(hr->bottom(), hr->top()); p < hr->top();
+             p = bitmap->get_next_marked_addr(p + cast_to_oop(p)->size(), hr->top())) {
+          if (mover->can_move(cast_to_oop(p))) {
+            root = cast_to_oop(p);
+            break;
+          }
+        }
+      }
+      if (root != NULL) {
+        mover->move_group(root, min_jlong + _stress_labels++);
+      }
+    }
+  }
 
   // G1's adjust phase visits every live object, the roots and the code
   // cache, so references to old copies are adjusted there (TeraHeapG1::
