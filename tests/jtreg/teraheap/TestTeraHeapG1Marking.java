@@ -7,9 +7,10 @@
  *          and old regions full of garbage, those objects survive Remark, the mixed pauses that
  *          follow and humongous eager reclaim, and read back the same, plain and under
  *          -XX:+VerifyBeforeGC -XX:+VerifyAfterGC -XX:+VerifyDuringGC (also with 8 GC threads,
- *          uncompressed oops and the default region size); objects in the same H2 fields are
- *          replaced while marking runs. Cycles, mixed pauses and candidates given up for H2 are
- *          all seen in the log. Skipped on release builds, which refuse TeraHeap with G1.
+ *          uncompressed oops, and 4 MB regions); objects in the same H2 fields are
+ *          replaced while marking runs, and old objects that mixed pauses may have chosen are
+ *          stored into H2. Cycles, mixed pauses and candidates given up for H2 are all seen in
+ *          the log. Skipped on release builds, which refuse TeraHeap with G1.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapG1Marking
  */
@@ -39,6 +40,7 @@ public class TestTeraHeapG1Marking {
     static final class Node {
         final long value;
         Object extra;   // a Payload, stored after the group moved
+        long[] old;     // an old H1 object that G1 may have chosen to collect in a mixed pause
 
         Node(long value) {
             this.value = value;
@@ -144,8 +146,19 @@ public class TestTeraHeapG1Marking {
                 // Replaced while marking may run: the old payload is garbage now.
                 int i = 10 + (round % 10) * 40;
                 ((Node) group[i]).extra = new Payload(i + 100_000L * round);
+                // An old object, likely in a region already chosen for mixed pauses: H2 refers
+                // into it from now on, so a mixed pause must give the region up.
+                long[] old = (long[]) LONG_LIVED[(longLived + LONG_LIVED.length / 2) % LONG_LIVED.length];
+                if (old != null) {
+                    old[0] = round;
+                    ((Node) group[30 + (round % 50) * 40]).old = old;
+                }
             }
             TeraHeapProcess.check(checksum(group) == expected(group), "the same at the end");
+            for (int i = 0; i < NODES; i++) {
+                long[] old = ((Node) group[i]).old;
+                TeraHeapProcess.check(old == null || (old.length == 12 && old[0] < 150), "an old object H2 refers to");
+            }
             System.out.println("CYCLES-OK");
         }
     }
@@ -187,15 +200,16 @@ public class TestTeraHeapG1Marking {
             int starts = count(out, "Pause Young (Concurrent Start)");
             int remarks = count(out, "Pause Remark");
             int mixed = count(out, "Pause Young (Mixed)");
-            int full = count(out, "Pause Full");
+            // Regions H2 refers into are never collected but by full GCs: G1 may need one.
+            int full = count(out, "Pause Full (System.gc())");
             TeraHeapProcess.check(starts >= 3 && remarks >= 3, "concurrent cycles ran: " + starts + " starts, " + remarks + " remarks");
             TeraHeapProcess.check(mixed >= 2, "mixed pauses ran: " + mixed);
-            TeraHeapProcess.check(full == 2, "only the two full GCs asked for: " + full);
+            TeraHeapProcess.check(full == 2, "the two full GCs asked for: " + full);
             Matcher m = Pattern.compile("Gave up (\\d+) mixed collection candidates H2 refers into").matcher(out.getStdout());
             while (m.find()) {
                 gaveUp += Integer.parseInt(m.group(1));
             }
         }
-        System.out.println("candidates given up for H2: " + gaveUp);
+        TeraHeapProcess.check(gaveUp > 0, "mixed pauses gave up candidates H2 came to refer into: " + gaveUp);
     }
 }
