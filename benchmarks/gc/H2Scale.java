@@ -11,14 +11,27 @@ import org.teraheap.TeraHeap;
  * time so that H1 never holds much of it;
  * once moved, nothing writes it again (a cache, mostly clean cards). Then, with the kernel's
  * writeback done, it runs the given number of full GCs (System.gc()) and of minor GCs (young
- * garbage) that the GC log times.
- *   java ... H2Scale <GB in H2> <GCs to time>
+ * garbage) that the GC log times; with "cycles" (G1), as many rounds of old garbage too (objects
+ * that live through a young pause, then die), which start concurrent cycles and the mixed pauses
+ * after them.
+ *   java ... H2Scale <GB in H2> <GCs to time> [cycles]
  */
 public class H2Scale {
     static final int GROUP_RECORDS = 128;
     static final int RECORD_LONGS = 1020;   // 8 KB with its header
     static final int GROUPS_PER_LABEL = 31;
     static volatile byte[] garbage;
+    static volatile Object[] survivor;
+
+    /** Young garbage: `bytes` of arrays that nothing keeps. */
+    static long youngGarbage(long bytes) {
+        long sink = 0;
+        for (long allocated = 0; allocated < bytes; allocated += 64 << 10) {
+            garbage = new byte[64 << 10];   // escapes: the JIT cannot drop the allocation
+            sink += garbage.length;
+        }
+        return sink;
+    }
 
     static Object[] group(long id) {
         Object[] records = new Object[GROUP_RECORDS];
@@ -58,10 +71,22 @@ public class H2Scale {
         // Minor GCs: 1 GB of young garbage per round (two or three GCs), nothing survives.
         long sink = 0;
         for (int r = 0; r < rounds; r++) {
-            for (long allocated = 0; allocated < 1L << 30; allocated += 64 << 10) {
-                garbage = new byte[64 << 10];   // escapes: the JIT cannot drop the allocation
-                sink += garbage.length;
+            sink += youngGarbage(1L << 30);
+        }
+        // Old garbage: 128 MB of small arrays promoted by the young pauses of the next 512 MB,
+        // then dropped. Its old regions fill the heap past the initiating occupancy, and a cycle
+        // finds them mostly dead: mixed pauses follow.
+        boolean cycles = args.length > 2 && args[2].equals("cycles");
+        for (int r = 0; cycles && r < rounds; r++) {
+            Object[] chunk = new Object[1 << 17];
+            for (int i = 0; i < chunk.length; i++) {
+                chunk[i] = new long[126];   // 1 KB
             }
+            survivor = chunk;
+            chunk = null;
+            sink += youngGarbage(512L << 20);
+            survivor = null;
+            sink += youngGarbage(512L << 20);
         }
 
         for (int g = 0; g < groups.size(); g += 97) {

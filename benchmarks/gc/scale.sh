@@ -6,6 +6,10 @@
 # REPEAT (default 3) rounds of all sizes, each round in a new random order; medians over all of a
 # size's pauses. H2's file goes to TERAHEAP_BENCH_DIR (default /tmp) and needs the largest size's
 # room on disk. Raw lines: build/bench/gc-scale.txt.
+# COLLECTOR=g1 runs TeraHeap on G1 (experimental, docs/g1.md) with G1 sizing its young generation,
+# adds ROUNDS rounds of old garbage (concurrent cycles at 10% occupancy, then mixed pauses), and
+# times young (normal), concurrent start, Remark and mixed pauses; raw lines then go to
+# build/bench/gc-scale-g1.txt.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 script_args -1 '[0-9]+' "$@"
@@ -16,8 +20,21 @@ sizes=(0 "${sizes[@]}")
 H2_DIR=${TERAHEAP_BENCH_DIR:-/tmp}
 ROUNDS=${ROUNDS:-20}
 REPEAT=${REPEAT:-3}
+COLLECTOR=${COLLECTOR:-parallel}
+case $COLLECTOR in
+  parallel) gc_flags=(-Xmn512m); mode=; tag=gc-scale
+            kinds=("Pause Young (Allocation Failure)" "Pause Full (System.gc())")
+            names=("minor GC" "full GC") ;;
+  g1) gc_flags=(-XX:+UnlockExperimentalVMOptions -XX:+UseG1GC -XX:+TeraHeapG1InProgress
+                -XX:InitiatingHeapOccupancyPercent=10 -XX:-G1UseAdaptiveIHOP -XX:MaxTenuringThreshold=1)
+      mode=cycles; tag=gc-scale-g1
+      kinds=("Pause Young (Normal)" "Pause Young (Concurrent Start)" "Pause Remark" "Pause Young (Mixed)"
+             "Pause Full (System.gc())")
+      names=("young pause" "concurrent start" "Remark" "mixed pause" "full GC") ;;
+  *) script_error "COLLECTOR=$COLLECTOR: give parallel or g1" ;;
+esac
 mkdir -p build/bench
-out=build/bench/gc-scale.txt
+out=build/bench/$tag.txt
 : >"$out"
 max_gb=0
 for gb in "${sizes[@]}"; do (( gb > max_gb )) && max_gb=$gb; done
@@ -28,25 +45,30 @@ build/stock-jdk/bin/javac -cp build/teraheap-api.jar -d "$classes" benchmarks/gc
 
 for rep in $(seq "$REPEAT"); do
   for gb in $(printf '%s\n' "${sizes[@]}" | shuf); do
-    log=build/bench/gc-scale-$gb-$rep.log
+    log=build/bench/$tag-$gb-$rep.log
     line=$(build/jdk/bin/java -XX:+EnableTeraHeap -XX:TeraHeapSize="$h2size" -XX:TeraHeapPath="$H2_DIR" \
-      -XX:-TeraHeapPreallocate -Xms2g -Xmx2g -Xmn512m -Xlog:gc,gc+teraheap=debug:file=$log \
-      -cp build/teraheap-api.jar:"$classes" H2Scale "$gb" "$ROUNDS")
+      -XX:-TeraHeapPreallocate -Xms2g -Xmx2g "${gc_flags[@]}" -Xlog:gc,gc+teraheap=debug:file=$log \
+      -cp build/teraheap-api.jar:"$classes" H2Scale "$gb" "$ROUNDS" $mode)
     echo "$line rep=$rep" | tee -a "$out"
-    # The timed GCs are the last ROUNDS of each kind (the moves come before them).
-    grep "Pause Full (System.gc())" "$log" | tail -n "$ROUNDS" | sed 's/.* \([0-9.]*\)ms$/\1/' >"$log.full"
-    grep "Pause Young (Allocation Failure)" "$log" | tail -n "$ROUNDS" | sed 's/.* \([0-9.]*\)ms$/\1/' >"$log.young"
+    # The timed pauses are the last ROUNDS of each kind (the moves come before them).
+    for k in "${!kinds[@]}"; do
+      grep -F "${kinds[$k]}" "$log" | tail -n "$ROUNDS" | sed 's/.* \([0-9.]*\)ms$/\1/' >"$log.$k"
+    done
   done
 done
 
-echo "| data in H2 | regions | minor GC | minor / empty | full GC | full / empty |"
-echo "| --- | --- | --- | --- | --- | --- |"
-e_young=$(cat build/bench/gc-scale-0-*.log.young | median)
-e_full=$(cat build/bench/gc-scale-0-*.log.full | median)
+header="| data in H2 | regions |"
+rule="| --- | --- |"
+for name in "${names[@]}"; do header+=" $name | / empty |"; rule+=" --- | --- |"; done
+echo "$header"
+echo "$rule"
 for gb in "${sizes[@]}"; do
-  young=$(cat build/bench/gc-scale-$gb-*.log.young | median)
-  full=$(cat build/bench/gc-scale-$gb-*.log.full | median)
   regions=$(grep "h2GB=$gb " "$out" | head -1 | sed 's/.*regions=\([0-9]*\).*/\1/')
-  echo "| $gb GB | $regions | $young ms | $(ratio "$young" "$e_young") |" \
-       "$full ms | $(ratio "$full" "$e_full") |"
+  row="| $gb GB | $regions |"
+  for k in "${!kinds[@]}"; do
+    empty=$(cat build/bench/$tag-0-*.log.$k | median)
+    here=$(cat build/bench/$tag-$gb-*.log.$k | median)
+    row+=" $here ms | $(ratio "$here" "$empty") |"
+  done
+  echo "$row"
 done

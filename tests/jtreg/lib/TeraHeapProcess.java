@@ -56,11 +56,13 @@ public final class TeraHeapProcess {
 
     /**
      * With TERAHEAP_TEST_COLLECTOR=g1 in jtreg's environment (tests/run.sh passes it on), the
-     * scenarios of {@link #runInEveryMode} run under G1 instead (debug builds only while the port
-     * is built: -XX:+TeraHeapG1InProgress), verified also during G1's concurrent cycles.
+     * scenarios of {@link #runInEveryMode} run under G1 instead (experimental while the port is
+     * built: {@link #G1_FLAGS}), verified also during G1's concurrent cycles.
      */
     public static final boolean G1 = "g1".equals(System.getenv("TERAHEAP_TEST_COLLECTOR"));
-    private static final String[] G1_FLAGS = {"-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"};
+    /** TeraHeap on G1, while the port is built (docs/g1.md). */
+    public static final String[] G1_FLAGS = {"-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC",
+        "-XX:+TeraHeapG1InProgress"};
     private static final String[] G1_VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC",
         "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"};
 

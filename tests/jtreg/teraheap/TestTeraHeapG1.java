@@ -1,6 +1,8 @@
 /*
  * @test
- * @summary The G1 port so far (debug builds, -XX:+TeraHeapG1InProgress). H2 is mapped directly
+ * @summary The G1 port so far (experimental: -XX:+UnlockExperimentalVMOptions
+ *          -XX:+TeraHeapG1InProgress; without it TeraHeap with G1 is refused in one line naming
+ *          it). H2 is mapped directly
  *          below G1's heap and its cards directly below G1's card array, where G1's barrier
  *          computes them; an H2 region smaller than G1's is refused in one line. G1's full GC
  *          moves a tagged group whose objects are young, old and humongous when it is tagged;
@@ -9,8 +11,7 @@
  *          cards) and full GCs (which compact H1 under it), plain, interpreted and under heap
  *          verification (with 8 GC threads, uncompressed oops, every region compacted), with no
  *          concurrent cycle (TestTeraHeapG1Marking has them); once dropped, the group's regions
- *          are freed. A release build refuses the flag, so TeraHeap with G1 stays refused there
- *          until the port is done.
+ *          are freed.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1200 TestTeraHeapG1
  */
@@ -18,7 +19,6 @@
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import jdk.test.lib.Platform;
 import jdk.test.lib.process.OutputAnalyzer;
 
 public class TestTeraHeapG1 {
@@ -156,19 +156,21 @@ public class TestTeraHeapG1 {
             "TeraHeap card table: H2's \\[0x(\\p{XDigit}+), 0x(\\p{XDigit}+)\\), G1's \\[0x(\\p{XDigit}+), 0x(\\p{XDigit}+)\\)");
 
     public static void main(String[] args) throws Exception {
-        if (!Platform.isDebugBuild()) {
-            OutputAnalyzer release = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC",
-                    "-XX:+TeraHeapG1InProgress", "-version");
-            release.shouldNotHaveExitValue(0);
-            release.shouldContain("TeraHeapG1InProgress");
-            TeraHeapProcess.check(!release.getOutput().contains("hs_err"), "no crash report");
-            OutputAnalyzer g1 = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC", "-version");
-            TeraHeapProcess.assertStartupError(g1, "works with the Parallel collector only", "-XX:+UseG1GC");
-            return;
-        }
-        OutputAnalyzer out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress",
+        // Until the port is done, TeraHeap with G1 is refused in one line that names the
+        // experimental flag, and that flag needs unlocking.
+        OutputAnalyzer refused = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC", "-version");
+        TeraHeapProcess.assertStartupError(refused, "works with the Parallel collector only", "-XX:+UseG1GC",
+                "-XX:+UnlockExperimentalVMOptions -XX:+TeraHeapG1InProgress");
+        OutputAnalyzer locked = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress",
+                "-version");
+        locked.shouldNotHaveExitValue(0);
+        locked.shouldContain("must be enabled via -XX:+UnlockExperimentalVMOptions");
+        TeraHeapProcess.check(!locked.getOutput().contains("hs_err"), "no crash report");
+
+        OutputAnalyzer out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress",
                 "-Xmx256m", "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=16m", "-XX:G1HeapRegionSize=4m",
-                "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-Xlog:gc+init=debug", Churn.class.getName());
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-Xlog:gc+init=debug",
+                Churn.class.getName());
         out.shouldHaveExitValue(0);
         out.shouldContain("CHURN-OK " + (16L << 14) + " moved=");
         long h1Start = TeraHeapProcess.hex(TeraHeapProcess.find(H1, out).group(1));
@@ -191,9 +193,9 @@ public class TestTeraHeapG1 {
         };
         for (String[] mode : modes) {
             java.util.List<String> flags = new java.util.ArrayList<>(java.util.List.of("-XX:+EnableTeraHeap",
-                    "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
+                    "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
                     "-XX:TeraHeapRegionSize=16m", "-XX:G1HeapRegionSize=4m", "-XX:-G1UseAdaptiveIHOP",
-                    "-XX:InitiatingHeapOccupancyPercent=100", "-Xlog:gc"));
+                    "-XX:InitiatingHeapOccupancyPercent=100", "-XX:+UnlockDiagnosticVMOptions", "-Xlog:gc"));
             flags.addAll(java.util.List.of(mode));
             flags.add(Moves.class.getName());
             OutputAnalyzer moves = TeraHeapProcess.run(flags.toArray(new String[0]));
@@ -209,7 +211,7 @@ public class TestTeraHeapG1 {
                     "the dropped group's regions are freed: " + afterDrop + " in use, " + freed + " freed");
         }
 
-        OutputAnalyzer small = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress",
+        OutputAnalyzer small = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress",
                 "-Xmx256m", "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=2m", "-XX:G1HeapRegionSize=4m",
                 "-version");
         TeraHeapProcess.assertStartupError(small, "-XX:TeraHeapRegionSize=2M is smaller than G1's region size (4M)");

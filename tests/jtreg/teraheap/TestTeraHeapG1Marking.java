@@ -187,7 +187,7 @@ public class TestTeraHeapG1Marking {
         int gaveUp = 0;
         for (String[] mode : modes) {
             java.util.List<String> flags = new java.util.ArrayList<>(java.util.List.of("-XX:+EnableTeraHeap",
-                    "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
+                    "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
                     "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m", "-XX:InitiatingHeapOccupancyPercent=0",
                     "-XX:MaxTenuringThreshold=1", "-XX:+UnlockExperimentalVMOptions",
                     "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",

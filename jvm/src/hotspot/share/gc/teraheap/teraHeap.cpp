@@ -120,6 +120,10 @@ void TeraHeap::mark_region_live(oop obj) {
   TeraHeapLiveness::mark_reached(_regions, obj);
 }
 
+bool TeraHeap::is_in_region_in_use(const void* p) {
+  return _regions->in_use(_regions->raw_index_of(p));
+}
+
 bool TeraHeap::is_alive_in_h2(oop obj) {
   if (TeraHeapEvacuation::is_traced_region(obj)) {
     return TeraHeapEvacuation::is_reached(obj);
@@ -162,14 +166,19 @@ static void report_moves(GrowableArray<TeraHeapMoveTask::Group>* groups, uint wo
   }
 }
 
-void TeraHeap::collect() {
-  ResourceMark rm;
-  const jlong start = os::javaTimeNanos();
+size_t TeraHeap::free_dead_regions() {
   const size_t freed = _regions->free_dead_regions();
   TeraHeapEvacuation::forget_freed_regions();
   if (freed > 0) {
     _reported_full = false;   // H2 has room again: warn again if it fills
   }
+  return freed;
+}
+
+void TeraHeap::collect() {
+  ResourceMark rm;
+  const jlong start = os::javaTimeNanos();
+  const size_t freed = free_dead_regions();
 
   // Without hints, tagged groups move only while H1 is above the high threshold,
   // and only until it is down to the low one.

@@ -71,12 +71,17 @@ public:
   static MemRegion h2_region() { return TeraHeapAddressSpace::range(); }
   static MemRegion h1_reserved_region() { return _h1; }
   static TeraHeapRegions* regions() { return _regions; }
+  // Whether p, in H2, lies in a region in use rather than a freed one (heap verification).
+  static bool is_in_region_in_use(const void* p);
 
   // Full GC.
   static void prepare_marking();
   static void mark_region_live(oop obj);
   static bool is_alive_in_h2(oop obj);
   static void collect();
+  // Frees every region left dead; returns how many. A full GC's collect()
+  // does, and under G1 so does the Remark of a marking cycle (TeraHeapG1Marking).
+  static size_t free_dead_regions();
   // True from collect() to adjust_h2() if anything moved: old copies with
   // forwarding pointers exist.
   static bool moved_this_gc() { return _moved_this_gc; }

@@ -57,7 +57,9 @@ static void select_parallel_collector() {
   }
   if (other != NULL) {
     TeraHeapStartupError::fail("-XX:+EnableTeraHeap works with the Parallel collector only: "
-                               "remove %s (TeraHeap selects -XX:+UseParallelGC itself)", other);
+                               "remove %s (TeraHeap selects -XX:+UseParallelGC itself)%s", other,
+                               UseG1GC ? "; G1 is experimental: -XX:+UnlockExperimentalVMOptions "
+                                         "-XX:+TeraHeapG1InProgress" : "");
   }
   if (FLAG_IS_DEFAULT(UseParallelGC)) {
     FLAG_SET_ERGO(UseParallelGC, true);

@@ -31,10 +31,13 @@ protected:
   }
   // A reference from the region to `target` in H2: links to other labels are
   // looked at again by every full GC, so their cards must not be clean.
-  void link(oop target) {
+  // False for such a link (the region's dependencies do not hold it).
+  bool link(oop target) {
     if (!_regions->add_dependency(_region, _regions->index_of(target))) {
       _linked = true;
+      return false;
     }
+    return true;
   }
 
 public:

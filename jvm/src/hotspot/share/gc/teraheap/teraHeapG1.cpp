@@ -24,10 +24,13 @@
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
 #include "gc/teraheap/teraHeapG1.inline.hpp"
+#include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
+#include "gc/teraheap/teraHeapG1Marking.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
 #include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraheap_globals.hpp"
@@ -165,6 +168,7 @@ void TeraHeapG1::initialize(ReservedSpace heap_rs) {
                       p2i(cards.base()), p2i(cards.base() + h2_cards), p2i(cards.base() + h2_cards),
                       p2i(cards.base() + h2_cards + g1_cards));
   const ReservedSpace h1 = TeraHeap::initialize(heap_rs, collector);
+  TeraHeapG1Marking::initialize(TeraHeap::regions());
   assert(h1.base() == heap_part(heap_rs).base() && h1.size() == heap_part(heap_rs).size(), "G1 has the rest");
 }
 
@@ -239,9 +243,32 @@ void TeraHeapG1::marking_begins() {
   // The concurrent start pause reads all cards but the summarized ones, and
   // every summary: what H2 refers into is found anew.
   TeraHeapG1Targets::clear();
+  TeraHeapG1Marking::begin();
+}
+
+void TeraHeapG1::marking_undone() {
+  TeraHeapG1Marking::abort();
+}
+
+void TeraHeapG1::marking_complete() {
+  TeraHeapG1Marking::marking_complete();
+}
+
+void TeraHeapG1::marking_done() {
+  const size_t freed = TeraHeap::free_dead_regions();
+  TeraHeapG1Marking::marking_done();
+  TeraHeapRegions* const regions = TeraHeap::regions();
+  if (freed > 0) {
+    TeraHeapEvents::regions_freed(freed, freed * TeraHeapRegionSize, regions->regions_in_use(), regions->used_bytes());
+  }
+  log_info(gc, teraheap)("Marking freed " SIZE_FORMAT " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in "
+                         SIZE_FORMAT " regions", freed, regions->used_bytes() / M, TeraHeap::h2_region().byte_size() / M,
+                         regions->regions_in_use());
 }
 
 void TeraHeapG1::full_gc_prepare(G1FullCollector* collector) {
+  // A full GC abandons a marking cycle under way, and decides anew.
+  TeraHeapG1Marking::abort();
   g1_collector()->set_full_gc(collector);
   TeraHeap::prepare_marking();
 }

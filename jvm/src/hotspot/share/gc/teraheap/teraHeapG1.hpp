@@ -23,8 +23,8 @@ class HeapRegion;
 // below G1's heap, its cards are carved in front of G1's card array, and
 // G1's full GC moves groups and keeps H2 as Parallel's does, young and mixed
 // pauses read H2's cards, and concurrent marking takes H2's references into
-// H1 as roots (it frees no H2 region yet). Only a debug build runs it, with
-// -XX:+TeraHeapG1InProgress.
+// H1 as roots and frees the H2 regions it does not reach. Only a debug build
+// runs it, with -XX:+TeraHeapG1InProgress.
 //
 // The reservation is [H2 | G1's heap]. G1's region table and side tables
 // cover its heap alone; H2's cards lie directly below G1's card array, where
@@ -74,8 +74,16 @@ public:
   // H2's cards are read: H2's scan would have to remember its fields into them.
   static bool takes_optional_regions() { return false; }
 
-  // A concurrent start pause, before evacuation.
+  // A marking cycle (TeraHeapG1Marking; marking itself calls it directly):
+  // the concurrent start pause, before evacuation;
   static void marking_begins();
+  // the concurrent start pause, if G1 then undoes the cycle (no Remark);
+  static void marking_undone();
+  // Remark, marking complete, before reference processing;
+  static void marking_complete();
+  // Remark, after reference, weak and class processing: H2's regions that
+  // marking did not reach are freed.
+  static void marking_done();
 
   // Full GC.
   static void full_gc_prepare(G1FullCollector* collector);

@@ -14,6 +14,7 @@
 #include "gc/teraheap/teraHeapCardClosure.inline.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
+#include "gc/teraheap/teraHeapG1Marking.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "oops/access.inline.hpp"
@@ -45,7 +46,9 @@ public:
       return;
     }
     if (TeraHeapAddressSpace::contains(o)) {
-      link(o);
+      if (!link(o) && _marking != NULL) {
+        TeraHeapG1Marking::add_link(_region, _regions->index_of(o));
+      }
       return;
     }
     const G1HeapRegionAttr attr = _g1h->region_attr(o);

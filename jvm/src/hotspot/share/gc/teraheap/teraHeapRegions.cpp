@@ -197,11 +197,16 @@ void TeraHeapRegions::clear_live() {
   _pending_count = 0;
 }
 
-void TeraHeapRegions::mark_live(uint i) {
+bool TeraHeapRegions::make_live(uint i) {
   i = _start[i];
-  if (Atomic::load(&_live[i]) || Atomic::cmpxchg(&_live[i], false, true) != false) {
+  return !Atomic::load(&_live[i]) && Atomic::cmpxchg(&_live[i], false, true) == false;
+}
+
+void TeraHeapRegions::mark_live(uint i) {
+  if (!make_live(i)) {
     return;
   }
+  i = _start[i];
   MutexLocker ml(_pending_lock, Mutex::_no_safepoint_check_flag);
   _pending.push(i);
   Atomic::release_store(&_pending_count, (uint)_pending.length());

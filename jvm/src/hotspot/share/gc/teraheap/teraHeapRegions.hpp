@@ -133,8 +133,11 @@ public:
 
   // Liveness, recomputed at every full GC.
   void clear_live();
-  // Makes region i (or the start region of the object spanning it) live; a
-  // region made live here is queued for its cards to be read. Any thread.
+  // Makes region i (or the start region of the object spanning it) live;
+  // true if this call did. Any thread.
+  bool make_live(uint i);
+  // The same, and a region made live here is queued for its cards to be
+  // read (a full GC's marking). Any thread.
   void mark_live(uint i);
   bool is_live(const void* p) const { return _live[index_of(p)]; }
   bool has_pending() const { return Atomic::load(&_pending_count) != 0; }

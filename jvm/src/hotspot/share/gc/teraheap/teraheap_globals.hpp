@@ -89,11 +89,11 @@
           "halfway through each label it copies, as when H2 fills up "     \
           "mid-copy, so that what was not copied stays where it is.")      \
                                                                             \
-  develop(bool, TeraHeapG1InProgress, false,                                \
-          "Development of the G1 port (docs/g1.md): let -XX:+EnableTeraHeap"\
-          " run with -XX:+UseG1GC. Full GCs move groups and keep H2, "     \
-          "young and mixed pauses read H2's cards, concurrent marking "    \
-          "takes them as roots but frees no H2 region yet.")
+  product(bool, TeraHeapG1InProgress, false, EXPERIMENTAL,                 \
+          "Let -XX:+EnableTeraHeap run with -XX:+UseG1GC while the port "   \
+          "is built (docs/g1.md): full GCs move groups, young and mixed "   \
+          "pauses read H2's cards, concurrent cycles free the H2 regions "  \
+          "they do not reach.")
 
 // end of GC_TERAHEAP_FLAGS
 
