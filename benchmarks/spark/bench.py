@@ -42,6 +42,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
       could be if H2's reads cost nothing
   thev TeraHeap as th, with the agent's adopt=evicted: a block goes to H2 only when Spark would
       evict it from a full H1 storage pool (th: every block, once stored)
+  thg1 TeraHeap as th, on G1 (experimental: -XX:+TeraHeapG1InProgress, docs/g1.md); blocks move
+      at G1's full GCs only, which G1 rarely runs
   hyf, hyl, hyla  the hybrid DRAM/NVM RDD cache (build/hybrid-spark.jar, docs/hybrid.md) in its
       flat, layered and layered + AMP modes: Parallel GC, heap H, MEMORY_AND_DISK, the emulated NVM
       tier; --hybrid-options adds agent options (e.g. dram=0.0625,bandwidth=0.25,oe=4)
@@ -120,17 +122,17 @@ STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC",
          "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thu", "thev", "hyf", "hyl", "hyla", "hyff", "hylf"]
+EXTRA_CONFIGS = ["thd", "thu", "thev", "thg1", "hyf", "hyl", "hyla", "hyff", "hylf"]
 # The configurations that run TeraHeap (thev: the agent's adopt=evicted, blocks taken into H2 only
-# when Spark would evict them from a full H1 storage pool).
-TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev")
+# when Spark would evict them from a full H1 storage pool; thg1: TeraHeap on G1, experimental).
+TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev", "thg1")
 HYBRID_AGENT = BUILD / "hybrid-spark.jar"
 HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
 HYBRID_FILE_MODES = {"hyff": "flat", "hylf": "layered"}
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
                 "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
                 "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped",
-                "thev": "TeraHeap, H2 at eviction", "hyf": "Hybrid, flat",
+                "thev": "TeraHeap, H2 at eviction", "thg1": "TeraHeap (G1)", "hyf": "Hybrid, flat",
                 "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP",
                 "hyff": "Hybrid, flat, file", "hylf": "Hybrid, layered, file"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
@@ -166,7 +168,9 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
         storage = "MEMORY_ONLY"
         cmd += ["-XX:+UseParallelGC", f"-Xms{mb(mo_heap)}m", f"-Xmx{mb(mo_heap)}m",
                 f"-XX:AllocateHeapAt={run_dir}"]
-    elif config in ("th", "thu", "thev"):
+    elif config in ("th", "thu", "thev", "thg1"):
+        if config == "thg1":
+            cmd += ["-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"]
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}",
                 f"-javaagent:{AGENT}" + ("=adopt=evicted" if config == "thev" else "")]
@@ -548,7 +552,7 @@ def table(args):
     the best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    configs = [c for c in CONFIGS + ["thev", "hyff", "hylf"] if any(r["config"] == c for r in rows)]
+    configs = [c for c in CONFIGS + ["thev", "thg1", "hyff", "hylf"] if any(r["config"] == c for r in rows)]
     stock = stock_in(rows)
     best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
     # What each side must read back: the objects in H2 against the same cache serialized.

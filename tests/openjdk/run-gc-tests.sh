@@ -10,6 +10,8 @@
 #   tests/openjdk/run-gc-tests.sh --stress [test ...]  only the stress mode (default set), with
 #                                           the tests it fails listed; ends with "N passed, N failed"
 #   tests/openjdk/run-gc-tests.sh --quick   the same on the quick subset below: what make test runs
+# COLLECTOR=g1 runs them under G1 instead (TeraHeap on G1 is experimental, docs/g1.md), with G1's
+# own tests in the default and quick sets, and H2 regions of 32 MB (never smaller than G1's).
 set -uo pipefail
 source "$(dirname "$0")/../../benchmarks/common.sh"
 # --quick or --stress first, then tests (or groups): any other option is a mistake.
@@ -26,9 +28,32 @@ JTREG_JAR=/usr/share/jtreg/lib/jtreg.jar
 ROOT=$PRISTINE/test/hotspot/jtreg
 OUT=$REPO_ROOT/build/openjdk-gc
 # Quick: tests that pass on the stock JVM, take seconds each, and collect often with old objects.
-QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java gc/TestSmallHeap.java
-       gc/parallel gc/stress/systemgc/TestSystemGCWithParallel.java gc/stress/gcold/TestGCOldWithParallel.java
-       gc/TestReferenceRefersTo.java gc/class_unloading/TestClassUnloadingDisabled.java)
+COLLECTOR=${COLLECTOR:-parallel}
+case $COLLECTOR in
+  parallel)
+    QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java gc/TestSmallHeap.java
+           gc/parallel gc/stress/systemgc/TestSystemGCWithParallel.java gc/stress/gcold/TestGCOldWithParallel.java
+           gc/TestReferenceRefersTo.java gc/class_unloading/TestClassUnloadingDisabled.java)
+    DEFAULT=(gc/parallel gc/TestSystemGC.java gc/TestSmallHeap.java gc/TestObjectAlignment.java
+             gc/TestVerifySilently.java gc/TestVerifySubSet.java gc/TestNUMAPageSize.java
+             gc/stress/gcold/TestGCOldWithParallel.java gc/stress/gcbasher/TestGCBasherWithParallel.java
+             gc/stress/systemgc gc/logging gc/metaspace gc/class_unloading gc/cslocker gc/arguments/TestParallelGCThreads.java
+             gc/TestReferenceRefersTo.java gc/TestSoftReferencesBehaviorOnOOME.java)
+    STOCK_GC="-XX:+UseParallelGC"; TH_GC="-XX:+UseParallelGC"; region=1m ;;
+  g1)
+    QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java
+           gc/stress/systemgc/TestSystemGCWithG1.java gc/stress/gcold/TestGCOldWithG1.java
+           gc/TestReferenceRefersTo.java gc/g1/TestConcurrentSystemGC.java
+           gc/g1/TestEagerReclaimHumongousRegionsWithRefs.java gc/g1/TestGreyReclaimedHumongousObjects.java)
+    DEFAULT=(gc/g1 gc/TestSystemGC.java gc/TestSmallHeap.java gc/TestObjectAlignment.java
+             gc/TestVerifySilently.java gc/TestVerifySubSet.java
+             gc/stress/gcold/TestGCOldWithG1.java gc/stress/gcbasher/TestGCBasherWithG1.java
+             gc/stress/systemgc gc/logging gc/metaspace gc/class_unloading
+             gc/TestReferenceRefersTo.java gc/TestSoftReferencesBehaviorOnOOME.java)
+    STOCK_GC="-XX:+UseG1GC"; TH_GC="-XX:+UnlockExperimentalVMOptions -XX:+UseG1GC -XX:+TeraHeapG1InProgress"
+    region=32m ;;
+  *) script_error "COLLECTOR=$COLLECTOR: give parallel or g1" ;;
+esac
 stress_only=false; name=stress; h2_size=1g
 # The quick set's H2 is smaller: TestPrintGCDetailsVerbose fills H2 in each of its 11 rounds, at
 # most 8 stress moves per full GC, so its run time grows with H2's size; 256 MB fills, frees and
@@ -36,15 +61,10 @@ stress_only=false; name=stress; h2_size=1g
 if [ "${1:-}" = "--quick" ]; then stress_only=true; name=quick; h2_size=256m; shift; set -- "${QUICK[@]}"; fi
 if [ "${1:-}" = "--stress" ]; then stress_only=true; shift; fi
 tests=("$@")
-if [ ${#tests[@]} -eq 0 ]; then
-  tests=(gc/parallel gc/TestSystemGC.java gc/TestSmallHeap.java gc/TestObjectAlignment.java
-         gc/TestVerifySilently.java gc/TestVerifySubSet.java gc/TestNUMAPageSize.java
-         gc/stress/gcold/TestGCOldWithParallel.java gc/stress/gcbasher/TestGCBasherWithParallel.java
-         gc/stress/systemgc gc/logging gc/metaspace gc/class_unloading gc/cslocker gc/arguments/TestParallelGCThreads.java
-         gc/TestReferenceRefersTo.java gc/TestSoftReferencesBehaviorOnOOME.java)
-fi
+[ ${#tests[@]} -gt 0 ] || tests=("${DEFAULT[@]}")
 run() {   # run <name> <timeout factor> <vm options>
   local name=$1 timeout=$2; shift 2
+  name=$COLLECTOR-$name
   rm -rf "$OUT/$name"
   (cd "$ROOT" && "$STOCK_JDK/bin/java" -jar "$JTREG_JAR" -jdk:"$JDK" -vmoptions:"$*" \
      -w:"$OUT/$name/work" -r:"$OUT/$name/report" \
@@ -64,24 +84,24 @@ explain() {   # explain <jtreg work dir>
 }
 mkdir -p "$OUT"
 # Every other of the evacuations the stress mode causes runs out of H2 halfway through its copy.
-STRESS="-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=$h2_size -XX:TeraHeapRegionSize=1m -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove -XX:+TeraHeapStressEvacuationFailure"
+STRESS="$TH_GC -XX:+EnableTeraHeap -XX:TeraHeapSize=$h2_size -XX:TeraHeapRegionSize=$region -XX:+UnlockDiagnosticVMOptions -XX:+TeraHeapStressMove -XX:+TeraHeapStressEvacuationFailure"
 if $stress_only; then
   echo "TeraHeap stress mode ($name):"; summary=$(run $name 8 "$STRESS"); echo "$summary"
   passed=$(echo "$summary" | sed -n 's/.*passed: \([0-9]*\).*/\1/p')
   failed=$(echo "$summary" | sed -n 's/.*failed: \([0-9]*\).*/\1/p')
   errors=$(echo "$summary" | sed -n 's/.*error: \([0-9]*\).*/\1/p')
   failed=$(( ${failed:-0} + ${errors:-0} )); passed=${passed:-0}
-  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/$name.failed"; explain "$OUT/$name/work"; echo "logs: $OUT/$name/work"; }
+  [ "$failed" -eq 0 ] || { echo "failed:"; cat "$OUT/$COLLECTOR-$name.failed"; explain "$OUT/$COLLECTOR-$name/work"; echo "logs: $OUT/$COLLECTOR-$name/work"; }
   echo "$passed passed, $failed failed"
   [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
   exit
 fi
-echo "stock (TeraHeap off):"; run off 4 "-XX:+UseParallelGC"
-echo "TeraHeap on:";          run on 4 "-XX:+UseParallelGC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g"
+echo "stock (TeraHeap off):"; run off 4 "$STOCK_GC"
+echo "TeraHeap on:";          run on 4 "$TH_GC -XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=$region"
 # The stress mode multiplies the tests' full GCs (moves at each): twice the time allowed.
 echo "TeraHeap stress mode:"; run stress 8 "$STRESS"
-only_on=$(comm -13 "$OUT/off.failed" "$OUT/on.failed")
-only_stress=$(comm -13 "$OUT/off.failed" "$OUT/stress.failed")
+only_on=$(comm -13 "$OUT/$COLLECTOR-off.failed" "$OUT/$COLLECTOR-on.failed")
+only_stress=$(comm -13 "$OUT/$COLLECTOR-off.failed" "$OUT/$COLLECTOR-stress.failed")
 echo "failing only with TeraHeap on: ${only_on:-none}"
 echo "failing only in the stress mode: ${only_stress:-none}"
 [ -z "$only_on" ] && [ -z "$only_stress" ]

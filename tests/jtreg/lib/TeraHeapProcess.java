@@ -165,6 +165,48 @@ public final class TeraHeapProcess {
         return m;
     }
 
+    /** How many times {@code what} stands in the child's standard output. */
+    public static int count(OutputAnalyzer out, String what) {
+        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(out.getStdout());
+        int n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    /**
+     * In a child: a class loader that defines one class itself, from the class file its parent
+     * finds, so that the class can be unloaded once nothing holds the loader.
+     */
+    public static final class IsolatingLoader extends ClassLoader {
+        private final String isolated;
+
+        public IsolatingLoader(Class<?> isolated) {
+            super(isolated.getClassLoader());
+            this.isolated = isolated.getName();
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            if (!name.equals(isolated)) {
+                return super.loadClass(name, resolve);
+            }
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    try (java.io.InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
+                        byte[] bytes = in.readAllBytes();
+                        c = defineClass(name, bytes, 0, bytes.length);
+                    } catch (IOException e) {
+                        throw new ClassNotFoundException(name, e);
+                    }
+                }
+                return c;
+            }
+        }
+    }
+
     /** In a child: fails the scenario with {@code what} unless {@code ok}. */
     public static void check(boolean ok, String what) {
         if (!ok) {

@@ -1,6 +1,6 @@
 /*
  * @test
- * @summary G1's concurrent cycles and mixed pauses with H2 in use (debug builds,
+ * @summary G1's concurrent cycles and mixed pauses with H2 in use (experimental:
  *          -XX:+TeraHeapG1InProgress). A moved group refers to H1 objects that nothing else
  *          refers to: some through cards a full GC summarized, some through cards young pauses
  *          left oldgen, and a humongous array. With a cycle started at nearly every young pause
@@ -10,7 +10,7 @@
  *          uncompressed oops, and 4 MB regions); objects in the same H2 fields are
  *          replaced while marking runs, and old objects that mixed pauses may have chosen are
  *          stored into H2. Cycles, mixed pauses and candidates given up for H2 are all seen in
- *          the log. Skipped on release builds, which refuse TeraHeap with G1.
+ *          the log.
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapG1Marking
  */
@@ -18,7 +18,6 @@
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import jdk.test.lib.Platform;
 import jdk.test.lib.process.OutputAnalyzer;
 
 public class TestTeraHeapG1Marking {
@@ -163,20 +162,7 @@ public class TestTeraHeapG1Marking {
         }
     }
 
-    static int count(OutputAnalyzer out, String what) {
-        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(out.getStdout());
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
-    }
-
     public static void main(String[] args) throws Exception {
-        if (!Platform.isDebugBuild()) {
-            // TestTeraHeapG1 checks that a release build refuses it.
-            throw new jtreg.SkippedException("TeraHeap runs with G1 on debug builds only until the port is done");
-        }
         String[][] modes = {
             {},
             {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
@@ -191,17 +177,18 @@ public class TestTeraHeapG1Marking {
                     "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m", "-XX:InitiatingHeapOccupancyPercent=0",
                     "-XX:MaxTenuringThreshold=1", "-XX:+UnlockExperimentalVMOptions",
                     "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",
+                    "-XX:+UnlockDiagnosticVMOptions",
                     "-Xlog:gc,gc+teraheap=debug"));
             flags.addAll(java.util.List.of(mode));
             flags.add(Cycles.class.getName());
             OutputAnalyzer out = TeraHeapProcess.run(flags.toArray(new String[0]));
             out.shouldHaveExitValue(0);
             out.shouldContain("CYCLES-OK");
-            int starts = count(out, "Pause Young (Concurrent Start)");
-            int remarks = count(out, "Pause Remark");
-            int mixed = count(out, "Pause Young (Mixed)");
+            int starts = TeraHeapProcess.count(out, "Pause Young (Concurrent Start)");
+            int remarks = TeraHeapProcess.count(out, "Pause Remark");
+            int mixed = TeraHeapProcess.count(out, "Pause Young (Mixed)");
             // Regions H2 refers into are never collected but by full GCs: G1 may need one.
-            int full = count(out, "Pause Full (System.gc())");
+            int full = TeraHeapProcess.count(out, "Pause Full (System.gc())");
             TeraHeapProcess.check(starts >= 3 && remarks >= 3, "concurrent cycles ran: " + starts + " starts, " + remarks + " remarks");
             TeraHeapProcess.check(mixed >= 2, "mixed pauses ran: " + mixed);
             TeraHeapProcess.check(full == 2, "the two full GCs asked for: " + full);

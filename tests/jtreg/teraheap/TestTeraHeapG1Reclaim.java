@@ -17,7 +17,6 @@
  * @run main/othervm/timeout=1800 TestTeraHeapG1Reclaim
  */
 
-import java.io.InputStream;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,31 +47,6 @@ public class TestTeraHeapG1Reclaim {
         @Override
         public long getAsLong() {
             return value * 7 + 3;
-        }
-    }
-
-    static final class IsolatingLoader extends ClassLoader {
-        IsolatingLoader(ClassLoader parent) {
-            super(parent);
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.equals(Isolated.class.getName())) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
-                        byte[] b = in.readAllBytes();
-                        c = defineClass(name, b, 0, b.length);
-                    } catch (java.io.IOException e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                }
-                return c;
-            }
         }
     }
 
@@ -109,8 +83,7 @@ public class TestTeraHeapG1Reclaim {
         }
 
         static Object[] isolatedGroup() throws Exception {
-            Class<?> c = Class.forName(Isolated.class.getName(), true,
-                    new IsolatingLoader(Cycles.class.getClassLoader()));
+            Class<?> c = Class.forName(Isolated.class.getName(), true, new TeraHeapProcess.IsolatingLoader(Isolated.class));
             TeraHeapProcess.check(c != Isolated.class, "the class has a loader of its own");
             java.lang.reflect.Constructor<?> k = c.getConstructor(long.class);
             Object[] g = new Object[NODES];
@@ -260,15 +233,6 @@ public class TestTeraHeapG1Reclaim {
         }
     }
 
-    static int count(OutputAnalyzer out, String what) {
-        Matcher m = Pattern.compile(Pattern.quote(what)).matcher(out.getStdout());
-        int n = 0;
-        while (m.find()) {
-            n++;
-        }
-        return n;
-    }
-
     public static void main(String[] args) throws Exception {
         String[] verify = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC",
             "-XX:+VerifyDuringGC"};
@@ -291,8 +255,8 @@ public class TestTeraHeapG1Reclaim {
             Matcher ok = TeraHeapProcess.find(Pattern.compile("RECLAIM-OK moved=(\\d+) swaps=(\\d+) freed=(\\d+)"), out);
             TeraHeapProcess.check(Long.parseLong(ok.group(3)) == Long.parseLong(ok.group(1)),
                     "every region moved into was freed: " + ok.group());
-            TeraHeapProcess.check(count(out, "Pause Full") == 1, "no full GC but the one asked for: " + count(out, "Pause Full"));
-            TeraHeapProcess.check(count(out, "Pause Remark") >= 3, "cycles ran: " + count(out, "Pause Remark"));
+            TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Full") == 1, "no full GC but the one asked for: " + TeraHeapProcess.count(out, "Pause Full"));
+            TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Remark") >= 3, "cycles ran: " + TeraHeapProcess.count(out, "Pause Remark"));
             Matcher freed = Pattern.compile("Marking freed (\\d+) regions").matcher(out.getStdout());
             int cyclesThatFreed = 0;
             while (freed.find()) {

@@ -11,7 +11,6 @@
  * @run main/othervm/timeout=1800 TestTeraHeapSemantics
  */
 
-import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.SoftReference;
@@ -528,31 +527,6 @@ public class TestTeraHeapSemantics {
 
     /** A class loader whose classes' only instances live in H2. */
     public static class Unloading {
-        static class IsolatingLoader extends ClassLoader {
-            IsolatingLoader() {
-                super(Unloading.class.getClassLoader());
-            }
-
-            @Override
-            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-                if (!name.equals(Box.class.getName())) {
-                    return super.loadClass(name, resolve);
-                }
-                synchronized (getClassLoadingLock(name)) {
-                    Class<?> c = findLoadedClass(name);
-                    if (c == null) {
-                        try (InputStream in = getParent().getResourceAsStream(name.replace('.', '/') + ".class")) {
-                            byte[] bytes = in.readAllBytes();
-                            c = defineClass(name, bytes, 0, bytes.length);
-                        } catch (java.io.IOException e) {
-                            throw new ClassNotFoundException(name, e);
-                        }
-                    }
-                    return c;
-                }
-            }
-        }
-
         public static void main(String[] args) throws Exception {
             List<Object> holder = new ArrayList<>();
             WeakReference<ClassLoader> loaderRef = fill(holder);
@@ -565,7 +539,7 @@ public class TestTeraHeapSemantics {
             check(loaderRef.get() != null, "a class with instances in a live H2 region stays loaded");
             for (int i = 0; i < holder.size(); i++) {
                 Object box = holder.get(i);
-                check(box.getClass().getClassLoader() instanceof IsolatingLoader, "loader");
+                check(box.getClass().getClassLoader() instanceof TeraHeapProcess.IsolatingLoader, "loader");
                 check(box.getClass().getField("stamp").getLong(box) == i, "field read by reflection");
                 Object copy = box.getClass().getMethod("copy").invoke(box);   // runs the class's code
                 check(copy.getClass() == box.getClass(), "method of the H2-only class runs");
@@ -579,7 +553,7 @@ public class TestTeraHeapSemantics {
         }
 
         static WeakReference<ClassLoader> fill(List<Object> holder) throws Exception {
-            IsolatingLoader loader = new IsolatingLoader();
+            TeraHeapProcess.IsolatingLoader loader = new TeraHeapProcess.IsolatingLoader(Box.class);
             Class<?> c = loader.loadClass(Box.class.getName());
             check(c != Box.class, "an isolated copy of the class");
             for (int i = 0; i < 50; i++) {

@@ -3,6 +3,7 @@ package org.teraheap.spark;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
+import java.util.List;
 
 import javax.management.NotificationEmitter;
 
@@ -46,14 +47,16 @@ final class FullGcWatch {
         thread.start();
     }
 
+    /** The names of the full collectors' beans: Parallel's, and G1's (TeraHeap on G1 is experimental). */
+    static final List<String> FULL_COLLECTORS = Arrays.asList("PS MarkSweep", "G1 Old Generation");
+
     /** From now on, every full GC wakes the thread (loads the JVM's management beans). */
     void listen() {
-        // Parallel's full collector is the one that manages the old generation.
         GarbageCollectorMXBean full = ManagementFactory.getGarbageCollectorMXBeans().stream()
-            .filter(gc -> Arrays.asList(gc.getMemoryPoolNames()).contains("PS Old Gen"))
+            .filter(gc -> FULL_COLLECTORS.contains(gc.getName()))
             .findFirst()
-            .orElseThrow(() -> new IllegalStateException("no Parallel full collector: TeraHeap runs"
-                + " with -XX:+UseParallelGC"));
+            .orElseThrow(() -> new IllegalStateException("no full collector among the JVM's ("
+                + FULL_COLLECTORS + "): TeraHeap runs with -XX:+UseParallelGC"));
         ((NotificationEmitter) full).addNotificationListener((notification, handback) -> {
             synchronized (this) {
                 signalled++;
