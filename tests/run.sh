@@ -3,7 +3,8 @@
 # Runs every TeraHeap test and ends with the line "N passed, N failed":
 #  - the JVM tests, against build/jdk with jtreg (Debian's jtreg7);
 #  - unit tests of JVM code that runs without a JVM (tests/unit/run.sh: the H1 size policy);
-#  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh);
+#  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh),
+#    under Parallel and under G1;
 #  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark 3.5, and every workload of
 #    the benchmark suite at scale 1 in every configuration; then a subset on Spark 4 (SPARK4_CHECKS);
 #  - the hybrid DRAM/NVM RDD cache's tests (tests/hybrid/run.sh): its agent on unmodified Spark 3.5;
@@ -90,6 +91,9 @@ if [ $# -eq 0 ]; then
   # OpenJDK's own GC tests, a quick subset, in TeraHeap's stress mode (H2 in use without tags).
   run_suite "OpenJDK GC tests (stress mode)" build/openjdk-gc-tests.log \
     env TERAHEAP_TEST_JDK="$JDK" tests/openjdk/run-gc-tests.sh --quick
+  # The same under G1, with G1's own tests among them (TeraHeap on G1 is experimental).
+  run_suite "OpenJDK GC tests under G1 (stress mode)" build/openjdk-gc-tests-g1.log \
+    env TERAHEAP_TEST_JDK="$JDK" COLLECTOR=g1 tests/openjdk/run-gc-tests.sh --quick
   run_suite "Spark tests" build/spark-tests.log tests/spark/run.sh
   # Spark 4: every piece of advice (storing, counting, evicting, releasing and registering
   # blocks), handing back, replication on a cluster, DataFrames, metrics, Spark's launcher, and
