@@ -23,8 +23,8 @@ class HeapRegion;
 // below G1's heap, its cards are carved in front of G1's card array, and
 // G1's full GC moves groups and keeps H2 as Parallel's does, young and mixed
 // pauses read H2's cards, and concurrent marking takes H2's references into
-// H1 as roots and frees the H2 regions it does not reach. Only a debug build
-// runs it, with -XX:+TeraHeapG1InProgress.
+// H1 as roots and frees the H2 regions it does not reach. It runs behind the
+// experimental -XX:+TeraHeapG1InProgress until the port is done.
 //
 // The reservation is [H2 | G1's heap]. G1's region table and side tables
 // cover its heap alone; H2's cards lie directly below G1's card array, where
