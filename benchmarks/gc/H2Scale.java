@@ -73,18 +73,23 @@ public class H2Scale {
         for (int r = 0; r < rounds; r++) {
             sink += youngGarbage(1L << 30);
         }
-        // Old garbage: 128 MB of small arrays promoted by the young pauses of the next 512 MB,
-        // then dropped. Its old regions fill the heap past the initiating occupancy, and a cycle
-        // finds them mostly dead: mixed pauses follow.
+        // Old garbage: 256 MB of small arrays promoted by the young pauses of the next GB, then
+        // dropped but for one in 16, kept a few rounds longer. Its old regions fill the heap past
+        // the initiating occupancy, and a cycle finds them mostly dead: mixed pauses follow.
         boolean cycles = args.length > 2 && args[2].equals("cycles");
+        Object[] longLived = new Object[1 << 15];
+        int kept = 0;
         for (int r = 0; cycles && r < rounds; r++) {
-            Object[] chunk = new Object[1 << 17];
+            Object[] chunk = new Object[1 << 18];
             for (int i = 0; i < chunk.length; i++) {
                 chunk[i] = new long[126];   // 1 KB
+                if (i % 16 == 0) {
+                    longLived[kept++ % longLived.length] = chunk[i];
+                }
             }
             survivor = chunk;
             chunk = null;
-            sink += youngGarbage(512L << 20);
+            sink += youngGarbage(1L << 30);
             survivor = null;
             sink += youngGarbage(512L << 20);
         }

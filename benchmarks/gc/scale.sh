@@ -4,12 +4,12 @@
 # with the given GB of mostly clean data in H2 (H2Scale.java), each timing ROUNDS full GCs and
 # ROUNDS minor GCs (default 20) from the GC log.
 # REPEAT (default 3) rounds of all sizes, each round in a new random order; medians over all of a
-# size's pauses. H2's file goes to TERAHEAP_BENCH_DIR (default /tmp) and needs the largest size's
-# room on disk. Raw lines: build/bench/gc-scale.txt.
+# size's pauses (with how many were timed). H2's file goes to TERAHEAP_BENCH_DIR (default /tmp) and needs the largest size's
+# room on disk. Raw lines: build/bench/gc-scale.txt; every timed pause: build/bench/gc-scale.csv.
 # COLLECTOR=g1 runs TeraHeap on G1 (experimental, docs/g1.md) with G1 sizing its young generation,
 # adds ROUNDS rounds of old garbage (concurrent cycles at 10% occupancy, then mixed pauses), and
-# times young (normal), concurrent start, Remark and mixed pauses; raw lines then go to
-# build/bench/gc-scale-g1.txt.
+# times young (normal), concurrent start, Remark and mixed pauses; its files are then named
+# gc-scale-g1.*.
 set -euo pipefail
 source "$(dirname "$0")/../common.sh"
 script_args -1 '[0-9]+' "$@"
@@ -25,7 +25,9 @@ case $COLLECTOR in
   parallel) gc_flags=(-Xmn512m); mode=; tag=gc-scale
             kinds=("Pause Young (Allocation Failure)" "Pause Full (System.gc())")
             names=("minor GC" "full GC") ;;
-  g1) gc_flags=(-XX:+UnlockExperimentalVMOptions -XX:+UseG1GC -XX:+TeraHeapG1InProgress
+  # The heap pre-touched: G1 copies into regions that may never have been touched, and faulting
+  # their pages in while H2's data fills the page cache makes the kernel reclaim in the pause.
+  g1) gc_flags=(-XX:+UnlockExperimentalVMOptions -XX:+UseG1GC -XX:+TeraHeapG1InProgress -XX:+AlwaysPreTouch
                 -XX:InitiatingHeapOccupancyPercent=10 -XX:-G1UseAdaptiveIHOP -XX:MaxTenuringThreshold=1)
       mode=cycles; tag=gc-scale-g1
       kinds=("Pause Young (Normal)" "Pause Young (Concurrent Start)" "Pause Remark" "Pause Young (Mixed)"
@@ -52,7 +54,18 @@ for rep in $(seq "$REPEAT"); do
     echo "$line rep=$rep" | tee -a "$out"
     # The timed pauses are the last ROUNDS of each kind (the moves come before them).
     for k in "${!kinds[@]}"; do
-      grep -F "${kinds[$k]}" "$log" | tail -n "$ROUNDS" | sed 's/.* \([0-9.]*\)ms$/\1/' >"$log.$k"
+      { grep -F "${kinds[$k]}" "$log" || true; } | tail -n "$ROUNDS" | sed 's/.* \([0-9.]*\)ms$/\1/' >"$log.$k"
+    done
+  done
+done
+
+# Every timed pause, a row each: build/bench/$tag.csv.
+csv=build/bench/$tag.csv
+echo "collector,h2_gb,rep,pause,ms" >"$csv"
+for rep in $(seq "$REPEAT"); do
+  for gb in "${sizes[@]}"; do
+    for k in "${!kinds[@]}"; do
+      sed "s/^/$COLLECTOR,$gb,$rep,${names[$k]},/" "build/bench/$tag-$gb-$rep.log.$k" >>"$csv"
     done
   done
 done
@@ -68,7 +81,12 @@ for gb in "${sizes[@]}"; do
   for k in "${!kinds[@]}"; do
     empty=$(cat build/bench/$tag-0-*.log.$k | median)
     here=$(cat build/bench/$tag-$gb-*.log.$k | median)
-    row+=" $here ms | $(ratio "$here" "$empty") |"
+    count=$(cat build/bench/$tag-$gb-*.log.$k | wc -l)
+    if [ -n "$here" ] && [ -n "$empty" ]; then
+      row+=" $here ms ($count) | $(ratio "$here" "$empty") |"
+    else
+      row+=" none | - |"
+    fi
   done
   echo "$row"
 done
