@@ -44,7 +44,8 @@ case $COLLECTOR in
     QUICK=(gc/TestSystemGC.java gc/TestObjectAlignment.java gc/TestVerifySubSet.java
            gc/stress/systemgc/TestSystemGCWithG1.java gc/stress/gcold/TestGCOldWithG1.java
            gc/TestReferenceRefersTo.java gc/g1/TestConcurrentSystemGC.java
-           gc/g1/TestEagerReclaimHumongousRegionsWithRefs.java gc/g1/TestGreyReclaimedHumongousObjects.java)
+           gc/g1/TestEagerReclaimHumongousRegionsWithRefs.java gc/g1/TestGreyReclaimedHumongousObjects.java
+           gc/g1/humongousObjects/TestNoAllocationsInHRegions.java)
     DEFAULT=(gc/g1 gc/TestSystemGC.java gc/TestSmallHeap.java gc/TestObjectAlignment.java
              gc/TestVerifySilently.java gc/TestVerifySubSet.java
              gc/stress/gcold/TestGCOldWithG1.java gc/stress/gcbasher/TestGCBasherWithG1.java

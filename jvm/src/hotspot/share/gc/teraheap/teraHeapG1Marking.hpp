@@ -75,7 +75,7 @@ public:
   // Remark, after reference, weak and class processing, once the regions
   // left unreached are freed (TeraHeap::free_dead_regions).
   static void marking_done();
-  // A full GC abandons the cycle.
+  // The cycle is abandoned: a full GC runs, or G1 undoes the cycle.
   static void abort();
 };
 
