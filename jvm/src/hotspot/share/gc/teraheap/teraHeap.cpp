@@ -247,6 +247,66 @@ void TeraHeap::collect() {
 
   _bytes_moved += words * HeapWordSize;
   _objects_moved += objects;
+  report_h2_full(h2_full, too_large);
+  _regions_freed_this_gc = freed;
+  const double seconds = (os::javaTimeNanos() - start) / 1e9;
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::add_h2_seconds(seconds);
+  }
+  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms on %u threads%s; freed " SIZE_FORMAT
+                         " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
+                         objects, words * HeapWordSize / K,
+                         seconds * 1e3, movers, pressure ? " (H1 above the high threshold)" : "",
+                         freed, _regions->used_bytes() / M, h2_region().byte_size() / M, _regions->regions_in_use());
+  log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
+                          "object starts " SIZE_FORMAT "K committed",
+                          TeraHeapCards::committed_bytes() / K, TeraHeapCards::resident_bytes() / K,
+                          TeraHeapObjectStarts::committed_bytes() / K);
+}
+
+void TeraHeap::move_in_pause() {
+  ResourceMark rm;
+  const jlong start = os::javaTimeNanos();
+  GrowableArray<TeraHeapMoveTask::Group> groups;
+  GrowableArray<jlong> offered;
+  TeraHeapRoots::offer_to_pause([&](oop root, jlong label) {
+    groups.append(TeraHeapMoveTask::Group{root, label, true, false, 0, 0});
+    offered.append_if_missing(label);
+  });
+  if (groups.is_empty()) {
+    return;
+  }
+  // Read while the program's static fields still hold H1 addresses.
+  const TeraHeapSingletons* singletons = new TeraHeapSingletons();
+  TeraHeapMoveShared shared;
+  TeraHeapMoveTask task(_regions, singletons, &groups, &shared, false, 0, 0);
+  const Ticks move_start = Ticks::now();
+  TeraHeapCollector::current()->workers()->run_task(&task);
+  report_moves(&groups, task.workers_moving(), move_start, Ticks::now());
+  for (int i = 0; i < groups.length(); i++) {
+    oop root = groups.at(i).root;
+    if (root->is_forwarded()) {
+      TeraHeapEvacuation::note_moved_root(root->forwardee());
+    }
+  }
+  TeraHeapRoots::consume_hints_of_moved(&offered);
+  // The pause's card scan, after this, reads the dirtied cards.
+  shared.dirty_unbacked_fields();
+  const size_t words = Atomic::load(&shared.words_moved);
+  if (task.objects_moved() > 0) {
+    _regions->sort_in_use();
+  }
+  _bytes_moved += words * HeapWordSize;
+  _objects_moved += task.objects_moved();
+  report_h2_full(Atomic::load(&shared.h2_full), task.too_large());
+  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in the pause, from %d groups, in %.3fms "
+                         "on %u threads; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
+                         task.objects_moved(), words * HeapWordSize / K, groups.length(),
+                         (os::javaTimeNanos() - start) / 1e6, task.workers_moving(),
+                         _regions->used_bytes() / M, h2_region().byte_size() / M, _regions->regions_in_use());
+}
+
+void TeraHeap::report_h2_full(bool h2_full, size_t too_large) {
   const bool storage_full = _regions->take_storage_full();
   if (h2_full || too_large > 0) {
     TeraHeapEvents::h2_full(h2_region().byte_size(), _regions->used_bytes(), storage_full);
@@ -263,20 +323,6 @@ void TeraHeap::collect() {
                                 "a larger -XX:TeraHeapSize makes room", TH_SIZE_ARGS(h2_region().byte_size()));
     }
   }
-  _regions_freed_this_gc = freed;
-  const double seconds = (os::javaTimeNanos() - start) / 1e9;
-  if (TeraHeapDynamicH1) {
-    TeraHeapH1Sizer::add_h2_seconds(seconds);
-  }
-  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in %.3fms on %u threads%s; freed " SIZE_FORMAT
-                         " regions; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
-                         objects, words * HeapWordSize / K,
-                         seconds * 1e3, movers, pressure ? " (H1 above the high threshold)" : "",
-                         freed, _regions->used_bytes() / M, h2_region().byte_size() / M, _regions->regions_in_use());
-  log_debug(gc, teraheap)("H2 metadata in DRAM: cards " SIZE_FORMAT "K committed, " SIZE_FORMAT "K resident; "
-                          "object starts " SIZE_FORMAT "K committed",
-                          TeraHeapCards::committed_bytes() / K, TeraHeapCards::resident_bytes() / K,
-                          TeraHeapObjectStarts::committed_bytes() / K);
 }
 
 void TeraHeap::adjust_h2() {

@@ -58,6 +58,7 @@ class TeraHeap : AllStatic {
   static bool                _moved_this_gc;  // old copies with forwarding pointers exist
 
   static void log_layout();
+  static void report_h2_full(bool h2_full, size_t too_large);
 
 public:
   // Bytes to add to the heap reservation for H2.
@@ -79,6 +80,11 @@ public:
   static void mark_region_live(oop obj);
   static bool is_alive_in_h2(oop obj);
   static void collect();
+  // A pause that moves (G1's young and mixed ones), before evacuation: the
+  // groups advised since the last such pause move what of them the
+  // collector lets move now (TeraHeapCollector::is_marked); the collector's
+  // evacuation then redirects references to the old copies.
+  static void move_in_pause();
   // Frees every region left dead; returns how many. A full GC's collect()
   // does, and under G1 so does the Remark of a marking cycle (TeraHeapG1Marking).
   static size_t free_dead_regions();

@@ -40,8 +40,12 @@ public:
   // where H2's references must stay on cards the next young collection reads.
   virtual bool is_young(oop obj) = 0;
 
-  // Full GC, after marking.
-  virtual bool is_marked(oop obj) = 0;          // an H1 object
+  // Whether an H1 object may move now: marked, in a full GC after marking;
+  // in the collection set, in a pause that moves (G1's young and mixed ones).
+  virtual bool is_marked(oop obj) = 0;
+  // A pause that moves: `root`, which stays in H1 (outside the collection
+  // set), has the fields that lead to what moves sent to the H2 copies.
+  virtual bool redirects_unmoved_root(oop root) { return false; }
   // A mover copied `old_copy`, `words` long, to `copy` in H2, and left a
   // forwarding pointer in its mark word: the collector treats the old copy as
   // free space from now on, and sends references to it to the copy. Any GC

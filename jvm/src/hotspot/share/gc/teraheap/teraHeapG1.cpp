@@ -46,10 +46,13 @@ class TeraHeapG1Collector : public TeraHeapCollector {
   CardTable::CardValue* _h2_cards;   // the lower part: the card of H2's first address
   G1FullCollector*      _full_gc;    // the full GC under way, or the last one
   uint                  _stress_labels;   // labels given to stress moves' groups so far
+  bool                  _pause_moving;    // a young or mixed pause moves groups
 
 public:
   TeraHeapG1Collector(ReservedSpace g1_cards, CardTable::CardValue* h2_cards) :
-    _g1_cards(g1_cards), _h2_cards(h2_cards), _full_gc(NULL), _stress_labels(0) {}
+    _g1_cards(g1_cards), _h2_cards(h2_cards), _full_gc(NULL), _stress_labels(0), _pause_moving(false) {}
+
+  void set_pause_moving(bool moving) { _pause_moving = moving; }
 
   ReservedSpace g1_cards() const { return _g1_cards; }
   G1FullCollector* full_gc() const { return _full_gc; }
@@ -61,9 +64,21 @@ public:
   virtual size_t h1_capacity_words() { return G1CollectedHeap::heap()->max_capacity() / HeapWordSize; }
 
   // CDS's archived objects count as unmarked: they stay where the archive
-  // mapped them (closed ones are never marked; open ones are pinned).
+  // mapped them (closed ones are never marked; open ones are pinned). In a
+  // pause, what G1 would evacuate may move; humongous objects never are.
   virtual bool is_marked(oop obj) {
+    if (_pause_moving) {
+      return G1CollectedHeap::heap()->is_in_cset(obj);
+    }
     return TeraHeapG1Marks::is_marked(obj) && !G1CollectedHeap::heap()->heap_region_containing(obj)->is_archive();
+  }
+
+  virtual bool redirects_unmoved_root(oop root) {
+    if (!_pause_moving) {
+      return false;
+    }
+    const HeapRegion* hr = G1CollectedHeap::heap()->heap_region_containing(root);
+    return !hr->in_collection_set() && !hr->is_archive();
   }
 
   // The old copy leaves the bitmap, so that compaction packs what stays, and
@@ -71,6 +86,12 @@ public:
   // moves is compacted rather than skipped as full. Other workers do the same
   // for objects beside it: both change atomically.
   virtual void moved(oop old_copy, oop copy, size_t words) {
+    if (_pause_moving) {
+      // The old copy dies with its region. During a marking cycle, what
+      // arrives in H2 lives through it, as what is allocated after its start.
+      TeraHeapG1Marking::reached(copy);
+      return;
+    }
     if (TeraHeapG1Marks::may_overwrite_header(cast_from_oop<HeapWord*>(old_copy))) {
       TeraHeapForwarding::keep(old_copy, copy);
     }
@@ -237,6 +258,15 @@ void TeraHeapG1::drop_h2_target_candidates(G1CollectionSetCandidates* candidates
   if (candidates->num_remaining() < before) {
     log_debug(gc, teraheap)("Gave up %u mixed collection candidates H2 refers into", before - candidates->num_remaining());
   }
+}
+
+void TeraHeapG1::pre_evacuate() {
+  if (!TeraHeapG1MoveInPauses) {
+    return;
+  }
+  g1_collector()->set_pause_moving(true);
+  TeraHeap::move_in_pause();
+  g1_collector()->set_pause_moving(false);
 }
 
 void TeraHeapG1::marking_begins() {

@@ -74,6 +74,15 @@ public:
   // H2's cards are read: H2's scan would have to remember its fields into them.
   static bool takes_optional_regions() { return false; }
 
+  // Young and mixed pauses, once the collection set is chosen, before
+  // evacuation (-XX:+TeraHeapG1MoveInPauses): groups advised to move since
+  // the last pause move as far as they lie in the collection set. G1's
+  // evacuation then sends every reference to an old copy to its H2 copy, as
+  // to any object it evacuates; what the H2 copies refer to in the
+  // collection set and stays in H1 is on H2's dirty cards, which the same
+  // pause reads.
+  static void pre_evacuate();
+
   // A marking cycle (TeraHeapG1Marking; marking itself calls it directly):
   // the concurrent start pause, before evacuation;
   static void marking_begins();

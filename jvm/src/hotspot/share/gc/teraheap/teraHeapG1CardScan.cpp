@@ -40,15 +40,19 @@ public:
     }
   }
 
+  void h2_target(oop o) {
+    if (!link(o) && _marking != NULL) {
+      TeraHeapG1Marking::add_link(_region, _regions->index_of(o));
+    }
+  }
+
   template <class T> void do_oop_work(T* p) {
     oop o = load(p);
     if (o == NULL) {
       return;
     }
     if (TeraHeapAddressSpace::contains(o)) {
-      if (!link(o) && _marking != NULL) {
-        TeraHeapG1Marking::add_link(_region, _regions->index_of(o));
-      }
+      h2_target(o);
       return;
     }
     const G1HeapRegionAttr attr = _g1h->region_attr(o);
@@ -57,6 +61,11 @@ public:
       markWord m = o->mark();
       o = m.is_marked() ? cast_to_oop(m.decode_pointer()) : _pss->copy_to_survivor_space(attr, o, m);
       RawAccess<IS_NOT_NULL>::oop_store(p, o);
+      // Moved to H2 by this pause, before evacuation (TeraHeapG1::pre_evacuate).
+      if (TeraHeapAddressSpace::contains(o)) {
+        h2_target(o);
+        return;
+      }
     } else {
       keep(o, attr);
     }

@@ -28,10 +28,12 @@ class TeraHeapRegions;
 //  - H2 to H1: the concurrent start marks every H1 object H2 refers to
 //    (TeraHeapG1CardScan), dead regions' referents included.
 // Why the snapshot's links are enough (SATB): an H2 object is reachable at
-// Remark only if it was at the snapshot (H2 gains objects only in full GCs,
-// which abort the cycle), along a path whose H1 fields marking follows or
-// whose overwrites G1's pre-barrier logged, and whose H2 fields are the links
-// above. So the program cannot reach what a freed region held.
+// Remark only if it was at the snapshot, along a path whose H1 fields marking
+// follows or whose overwrites G1's pre-barrier logged, and whose H2 fields
+// are the links above; or if it arrived since, in a young pause that moved
+// it (full GCs abort the cycle), and such a copy makes its region live as
+// an object allocated since the snapshot is. So the program cannot reach
+// what a freed region held.
 //
 // Live bits are set with no other work while marking runs (in the
 // concurrent start pause, a card scan may append to the dependencies it

@@ -350,12 +350,89 @@ template <class T> void TeraHeapMover::move_field(T* p) {
   link(p, target);
 }
 
+// Collects the fields of an object that stays in H1 and refer into H1 but
+// for transient ones (the offsets given).
+class TeraHeapH1FieldsClosure : public BasicOopIterateClosure {
+  GrowableArray<void*>* _slots;
+  address _base;
+  GrowableArray<int>* _transient;
+
+public:
+  TeraHeapH1FieldsClosure(GrowableArray<void*>* slots, oop obj, GrowableArray<int>* transient) :
+    _slots(slots), _base(cast_from_oop<address>(obj)), _transient(transient) {}
+
+  template <class T> void do_oop_work(T* p) {
+    T heap_oop = RawAccess<>::oop_load(p);
+    if (!CompressedOops::is_null(heap_oop) &&
+        !TeraHeapAddressSpace::contains(CompressedOops::decode_not_null(heap_oop)) &&
+        (_transient == NULL || !_transient->contains((int)((address)p - _base)))) {
+      _slots->push(p);
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+template <class T> void TeraHeapMover::redirect_field(T* p) {
+  oop moved = copy(RawAccess<IS_NOT_NULL>::oop_load(p));
+  if (moved != NULL) {
+    RawAccess<IS_NOT_NULL>::oop_store(p, moved);
+  }
+}
+
+// A root that stays in H1: what each of its fields leads to moves, depth-first
+// one field (or element) after the other, and the field is sent to the copy.
+// It keeps no card: H1's references into H2 need none. Class objects, class
+// loaders and References are left as they are, as the mover never copies them.
+void TeraHeapMover::move_referents(oop root) {
+  Klass* const k = root->klass();
+  GrowableArray<int>* transient = NULL;
+  if (k->is_instance_klass()) {
+    InstanceKlass* ik = InstanceKlass::cast(k);
+    if (ik->is_mirror_instance_klass() || ik->is_class_loader_instance_klass() ||
+        ik->is_reference_instance_klass()) {
+      return;
+    }
+    transient = transient_offsets(k);
+  } else if (!k->is_objArray_klass()) {
+    return;
+  }
+  const int length = k->is_objArray_klass() ? objArrayOop(root)->length() : 1;
+  GrowableArray<void*> slots(elements_per_chunk);
+  for (int from = 0; from < length; from += elements_per_chunk) {
+    slots.clear();
+    TeraHeapH1FieldsClosure cl(&slots, root, transient);
+    if (k->is_objArray_klass()) {
+      objArrayOop(root)->oop_iterate_range(&cl, from, MIN2(length, from + elements_per_chunk));
+    } else {
+      root->oop_iterate(&cl);
+    }
+    for (int i = 0; i < slots.length(); i++) {
+      if (UseCompressedOops) {
+        redirect_field((narrowOop*)slots.at(i));
+      } else {
+        redirect_field((oop*)slots.at(i));
+      }
+      drain();
+    }
+  }
+}
+
 bool TeraHeapMover::move_group(oop root, jlong label) {
   _label = label;
   const size_t left_behind = _left_behind;
   _moving_root = true;
-  copy(root);
+  oop moved = copy(root);
   _moving_root = false;
+  if (moved == NULL && _collector->redirects_unmoved_root(root)) {
+    move_referents(root);
+  }
+  drain();
+  count_words();
+  return _left_behind == left_behind;
+}
+
+void TeraHeapMover::drain() {
   while (_work.is_nonempty()) {
     const Work w = _work.pop();
     if (w.index >= 0) {
@@ -366,6 +443,4 @@ bool TeraHeapMover::move_group(oop root, jlong label) {
       move_field((oop*)w.slot_or_array);
     }
   }
-  count_words();
-  return _left_behind == left_behind;
 }

@@ -112,6 +112,9 @@ class TeraHeapMover : public StackObj {
   GrowableArray<int>* transient_offsets(Klass* k);
   bool writes_own_serial_form(InstanceKlass* ik) const;
   void push_fields(oop copy);
+  void drain();
+  void move_referents(oop root);
+  template <class T> void redirect_field(T* p);
   void push_elements(objArrayOop copy, int from);
   template <class T> void move_field(T* p);
 
@@ -120,7 +123,9 @@ public:
 
   bool can_move(oop obj);
   // Moves the group of `root` to `label`'s regions. False if some of it did
-  // not fit and stays in H1.
+  // not fit and stays in H1. A root that may not move but whose fields the
+  // collector lets the mover redirect (TeraHeapCollector::
+  // redirects_unmoved_root) has what it refers to moved instead.
   bool move_group(oop root, jlong label);
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);

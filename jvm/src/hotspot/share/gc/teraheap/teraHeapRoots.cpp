@@ -7,6 +7,8 @@
 #include "precompiled.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapRoots.inline.hpp"
+#include "oops/access.inline.hpp"
+#include "oops/oop.inline.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/mutex.hpp"
 #include "runtime/mutexLocker.hpp"
@@ -44,7 +46,7 @@ void TeraHeapRoots::add(Handle root, jlong label) {
   GrowableArrayCHeap<jweak, mtGC> dead;
   {
     MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
-    _roots->append(TeraHeapTaggedRoot{handle, label});
+    _roots->append(TeraHeapTaggedRoot{handle, label, false});
     if (_roots->length() >= _sweep_at) {
       sweep(&dead);
     }
@@ -80,6 +82,39 @@ void TeraHeapRoots::consume_hints(const GrowableArray<jlong>* keep) {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
   for (int i = _movable->length() - 1; i >= 0; i--) {
     if (!keep->contains(_movable->at(i))) {
+      _movable->remove_at(i);
+    }
+  }
+}
+
+oop TeraHeapRoots::resolve_no_keepalive(jweak handle) {
+  assert(((uintptr_t)handle & JNIHandles::weak_tag_mask) == (uintptr_t)JNIHandles::weak_tag_value, "a weak handle");
+  oop* slot = (oop*)((uintptr_t)handle - JNIHandles::weak_tag_value);
+  return NativeAccess<ON_PHANTOM_OOP_REF | AS_NO_KEEPALIVE>::oop_load(slot);
+}
+
+// Between a pause's move and its evacuation, a moved root's handle still
+// names the old copy, which forwards to H2.
+static bool stays_in_h1(jweak handle) {
+  oop root = TeraHeapRoots::resolve_no_keepalive(handle);
+  if (root == NULL || TeraHeapAddressSpace::contains(root)) {
+    return false;
+  }
+  return !(root->is_forwarded() && TeraHeapAddressSpace::contains(root->forwardee()));
+}
+
+void TeraHeapRoots::consume_hints_of_moved(const GrowableArray<jlong>* offered) {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  for (int i = _movable->length() - 1; i >= 0; i--) {
+    const jlong label = _movable->at(i);
+    if (!offered->contains(label)) {
+      continue;
+    }
+    bool left = false;
+    for (int k = 0; k < _roots->length() && !left; k++) {
+      left = _roots->at(k).label == label && stays_in_h1(_roots->at(k).root);
+    }
+    if (!left) {
       _movable->remove_at(i);
     }
   }

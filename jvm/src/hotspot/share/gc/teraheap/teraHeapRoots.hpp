@@ -19,6 +19,7 @@ class Mutex;
 struct TeraHeapTaggedRoot {
   jweak root;
   jlong label;
+  bool  offered;   // to a pause that moves: later ones leave it to full GCs
 };
 
 // The side table of tagged roots: (root, label) pairs that tagRoot() records
@@ -36,6 +37,9 @@ class TeraHeapRoots : AllStatic {
 
 public:
   static void initialize();
+  // The root, with no keep-alive barrier: a pause may run while G1 marks,
+  // and a root in its collection set must not reach a marking queue.
+  static oop resolve_no_keepalive(jweak handle);
 
   static void add(Handle root, jlong label);
   static void advise_move(jlong label);
@@ -48,6 +52,14 @@ public:
   // Forgets the move() hints of every label but those in `keep`: the full GC
   // that moves a group consumes its hint; a group that stayed (H2 full) keeps it.
   static void consume_hints(const GrowableArray<jlong>* keep);
+  // For a pause that moves (G1's young and mixed ones), at a safepoint:
+  // calls f(root, label) for every live tagged root in H1 whose label has a
+  // move hint and that no such pause was offered yet, and marks it offered
+  // (teraHeapRoots.inline.hpp). A root that stays in H1 is left to full GCs.
+  template <typename F> static void offer_to_pause(F f);
+  // After such a pause: of the labels in `offered`, those with no tagged
+  // root left in H1 have their hints used up.
+  static void consume_hints_of_moved(const GrowableArray<jlong>* offered);
   static size_t live_count();
   static size_t movable_label_count();
 };

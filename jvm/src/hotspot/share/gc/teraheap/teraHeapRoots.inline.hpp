@@ -9,6 +9,7 @@
 
 #include "gc/teraheap/teraHeapRoots.hpp"
 
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "utilities/growableArray.hpp"
 
@@ -19,6 +20,21 @@ void TeraHeapRoots::roots_do(F f) {
     oop root = JNIHandles::resolve(e.root);
     if (root != NULL) {
       f(root, e.label);
+    }
+  }
+}
+
+template <typename F>
+void TeraHeapRoots::offer_to_pause(F f) {
+  for (int i = 0; i < _roots->length(); i++) {
+    TeraHeapTaggedRoot* e = _roots->adr_at(i);
+    if (e->offered || !_movable->contains(e->label)) {
+      continue;
+    }
+    oop root = resolve_no_keepalive(e->root);
+    if (root != NULL && !TeraHeapAddressSpace::contains(root)) {
+      e->offered = true;
+      f(root, e->label);
     }
   }
 }

@@ -93,7 +93,12 @@
           "Let -XX:+EnableTeraHeap run with -XX:+UseG1GC while the port "   \
           "is built (docs/g1.md): full GCs move groups, young and mixed "   \
           "pauses read H2's cards, concurrent cycles free the H2 regions "  \
-          "they do not reach.")
+          "they do not reach.")                                            \
+                                                                            \
+  product(bool, TeraHeapG1MoveInPauses, true,                               \
+          "With G1: a group advised to move leaves at the next young or "  \
+          "mixed pause, as far as it lies in the collection set; the rest " \
+          "moves at a full GC. Off: groups move at full GCs only.")
 
 // end of GC_TERAHEAP_FLAGS
 
