@@ -43,7 +43,7 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   thev TeraHeap as th, with the agent's adopt=evicted: a block goes to H2 only when Spark would
       evict it from a full H1 storage pool (th: every block, once stored)
   thg1 TeraHeap as th, on G1 (experimental: -XX:+TeraHeapG1InProgress, docs/g1.md); blocks move
-      at G1's full GCs only, which G1 rarely runs
+      at the young pause after they are cached, as far as they are in its collection set
   hyf, hyl, hyla  the hybrid DRAM/NVM RDD cache (build/hybrid-spark.jar, docs/hybrid.md) in its
       flat, layered and layered + AMP modes: Parallel GC, heap H, MEMORY_AND_DISK, the emulated NVM
       tier; --hybrid-options adds agent options (e.g. dram=0.0625,bandwidth=0.25,oe=4)
