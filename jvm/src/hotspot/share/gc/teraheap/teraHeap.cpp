@@ -277,10 +277,12 @@ void TeraHeap::move_in_pause() {
     return;
   }
   // Read while the program's static fields still hold H1 addresses.
+  const Ticks singletons_start = Ticks::now();
   const TeraHeapSingletons* singletons = new TeraHeapSingletons();
   TeraHeapMoveShared shared;
   TeraHeapMoveTask task(_regions, singletons, &groups, &shared, false, 0, 0);
   const Ticks move_start = Ticks::now();
+  log_debug(gc, teraheap)("Singletons read in %.3fms", (move_start - singletons_start).seconds() * 1e3);
   TeraHeapCollector::current()->workers()->run_task(&task);
   report_moves(&groups, task.workers_moving(), move_start, Ticks::now());
   for (int i = 0; i < groups.length(); i++) {
