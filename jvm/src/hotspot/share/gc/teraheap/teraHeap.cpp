@@ -276,6 +276,9 @@ void TeraHeap::move_in_pause() {
   if (groups.is_empty()) {
     return;
   }
+  // Which card pages are backed, as a full GC learns before moving: a page
+  // given back and stored into since must not be filled clean by a mover.
+  TeraHeapCards::refresh(_regions, 0, _regions->in_use_count());
   // Read while the program's static fields still hold H1 addresses.
   const Ticks singletons_start = Ticks::now();
   const TeraHeapSingletons* singletons = new TeraHeapSingletons();
@@ -292,6 +295,10 @@ void TeraHeap::move_in_pause() {
     }
   }
   TeraHeapRoots::consume_hints_of_moved(&offered);
+  if (Atomic::load(&shared.h2_full)) {
+    // Once a marking cycle frees H2's space, a later pause tries again.
+    TeraHeapRoots::offer_again_those_in_h1();
+  }
   // The pause's card scan, after this, reads the dirtied cards.
   shared.dirty_unbacked_fields();
   const size_t words = Atomic::load(&shared.words_moved);

@@ -120,6 +120,16 @@ void TeraHeapRoots::consume_hints_of_moved(const GrowableArray<jlong>* offered) 
   }
 }
 
+void TeraHeapRoots::offer_again_those_in_h1() {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  for (int k = 0; k < _roots->length(); k++) {
+    TeraHeapTaggedRoot* e = _roots->adr_at(k);
+    if (e->offered && stays_in_h1(e->root)) {
+      e->offered = false;
+    }
+  }
+}
+
 size_t TeraHeapRoots::movable_label_count() {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
   return (size_t)_movable->length();

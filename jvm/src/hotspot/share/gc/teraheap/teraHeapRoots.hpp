@@ -60,6 +60,9 @@ public:
   // After such a pause: of the labels in `offered`, those with no tagged
   // root left in H1 have their hints used up.
   static void consume_hints_of_moved(const GrowableArray<jlong>* offered);
+  // After such a pause that found H2 full: the roots still in H1 are offered
+  // to later pauses again.
+  static void offer_again_those_in_h1();
   static size_t live_count();
   static size_t movable_label_count();
 };
