@@ -26,6 +26,10 @@ void TeraHeapRoots::roots_do(F f) {
 
 template <typename F>
 void TeraHeapRoots::offer_to_pause(F f) {
+  // Every young pause asks: most find no hint.
+  if (_movable->is_empty()) {
+    return;
+  }
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapTaggedRoot* e = _roots->adr_at(i);
     if (e->offered || !_movable->contains(e->label)) {
