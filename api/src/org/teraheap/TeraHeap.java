@@ -82,7 +82,10 @@ public final class TeraHeap {
      * collection: the tagged roots of that label, and their closures in H1, move then.
      * Roots tagged with the label after the call move at that collection too. The hint
      * is consumed by the collection that moves the group; a group that finds H2 full keeps
-     * it, and moves at a later full collection once regions have been freed.
+     * it, and moves at a later full collection once regions have been freed. Under G1 (with
+     * {@code -XX:+TeraHeapG1MoveInPauses}, the default there) the group leaves at the next
+     * young or mixed collection instead, as far as it lies in that collection's set of regions;
+     * what lies outside stays in H1, and a root that stays moves at the next full collection.
      *
      * @param label the group's label, as given to {@link #tagRoot(Object, long)}
      */
