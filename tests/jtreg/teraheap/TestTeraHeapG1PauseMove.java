@@ -7,7 +7,9 @@
  *          into it afterwards included; a group that a moved group already refers to moves at a
  *          later pause, and the reference follows it; a group whose older part was promoted before it was
  *          tagged moves its young part, and the promoted part stays in H1, reached from H2; a
- *          humongous root array stays in H1 while the young elements it refers to move; a
+ *          humongous root array stays in H1 while the young elements it refers to move; the
+ *          humongous type arrays of a group move with it, and a local, a weak reference and the
+ *          group's fields follow them, but one that a static field refers to stays; a
  *          Reference in the group stays in H1 and still refers to its referent, now in H2; many
  *          groups of one label, tagged one after the other while cycles run, each move at the
  *          pause after their move(); a dropped group's region is freed by a later concurrent
@@ -47,6 +49,34 @@ public class TestTeraHeapG1PauseMove {
         long sum() {
             TeraHeapProcess.check(ref.get() == data, "a Reference in H1 still refers to its referent");
             return value * 31 + name.hashCode() + data[0] + data[1];
+        }
+    }
+
+    /** Holds a humongous array (800 KB, with 1 MB regions), as Spark's graph partitions do. */
+    static final class Holder {
+        final long[] big;
+        final WeakReference<long[]> ref;
+
+        Holder(long[] big) {
+            this.big = big;
+            ref = new WeakReference<>(big);
+        }
+
+        static long[] big(int seed) {
+            long[] big = new long[100_000];
+            for (int i = 0; i < big.length; i++) {
+                big[i] = seed * 1_000_003L + i;
+            }
+            return big;
+        }
+
+        long sum() {
+            TeraHeapProcess.check(ref.get() == big, "a Reference to a humongous array still refers to it");
+            long s = 0;
+            for (long v : big) {
+                s += v;
+            }
+            return s;
         }
     }
 
@@ -108,6 +138,8 @@ public class TestTeraHeapG1PauseMove {
     // Fields, not locals: the interpreter keeps a local's value alive until its slot is reused.
     static Node[] young, linked, mixed, many[];
     static Object[] bigRoot;
+    static Holder[] holders;
+    static long[] pinned;
     static WeakReference<Node[]> dropped;
 
     /** Child: every scenario in one JVM, with no full GC. */
@@ -190,6 +222,38 @@ public class TestTeraHeapG1PauseMove {
             }
             TeraHeapProcess.check(bigNow == bigSum, "the humongous root's elements read back the same");
 
+            // A group's humongous type arrays move with it: G1 finds every reference to one it may
+            // reclaim eagerly in the pause. One a static field refers to stays, as singletons do.
+            // The arrays first, in locals (an old array of them would give them remembered sets):
+            // a humongous allocation may start a pause, which would promote the holders.
+            long[] b0 = Holder.big(1), b1 = Holder.big(2), b2 = Holder.big(3), b3 = Holder.big(4);
+            youngPauses(1);
+            holders = new Holder[] {new Holder(b0), new Holder(b1), new Holder(b2), new Holder(b3)};
+            b0 = b1 = b2 = b3 = null;
+            long holdersSum = 0;
+            for (Holder h : holders) {
+                holdersSum += h.sum();
+            }
+            pinned = holders[3].big;
+            long[] onStack = holders[1].big;
+            org.teraheap.TeraHeap.tagRoot(holders, 7);
+            org.teraheap.TeraHeap.move(7);
+            youngPauses(1);
+            TeraHeapProcess.check(inH2(holders) && inH2(holders[0]) && inH2(holders[0].big) && inH2(holders[2].big),
+                    "the humongous arrays moved with their group");
+            TeraHeapProcess.check(onStack == holders[1].big && inH2(onStack) && onStack[7] == 2 * 1_000_003L + 7,
+                    "a local referring to a humongous array follows it");
+            TeraHeapProcess.check(!inH2(holders[0].ref) && holders[0].ref.get() == holders[0].big,
+                    "a weak reference to a moved humongous array follows it");
+            TeraHeapProcess.check(!inH2(pinned) && holders[3].big == pinned, "the array a static field refers to stayed");
+            youngPauses(2);
+            long holdersNow = 0;
+            for (Holder h : holders) {
+                holdersNow += h.sum();
+            }
+            TeraHeapProcess.check(holdersNow == holdersSum, "the humongous arrays read back the same");
+            onStack = null;
+
             // Groups of one label, one after the other, as a cache fills; one is dropped.
             many = new Node[24][];
             long manySum = 0;
@@ -233,6 +297,11 @@ public class TestTeraHeapG1PauseMove {
                 manyNow += sum(g);
             }
             TeraHeapProcess.check(manyNow == manySum, "the groups of one label read back the same after reclamation");
+            holdersNow = 0;
+            for (Holder h : holders) {
+                holdersNow += h.sum();
+            }
+            TeraHeapProcess.check(holdersNow == holdersSum, "the humongous arrays read back the same after reclamation");
             TeraHeapProcess.check(fullGCs() == 0, "no full GC ran: " + fullGCs());
             System.out.println("PAUSE-MOVE-OK moved=" + org.teraheap.TeraHeap.stats().bytesMoved()
                     + " young=" + youngPauses());
@@ -271,7 +340,7 @@ public class TestTeraHeapG1PauseMove {
             out.shouldHaveExitValue(0);
             out.shouldContain("PAUSE-MOVE-OK");
             TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Full") == 0, "no full GC in the log");
-            TeraHeapProcess.check(TeraHeapProcess.count(out, "to H2 in the pause") >= 29,
+            TeraHeapProcess.check(TeraHeapProcess.count(out, "to H2 in the pause") >= 30,
                     "a move per group, each in a young pause: " + TeraHeapProcess.count(out, "to H2 in the pause"));
         }
         OutputAnalyzer out = run(FullGcOnly.class, "-XX:-TeraHeapG1MoveInPauses");

@@ -65,10 +65,16 @@ public:
 
   // CDS's archived objects count as unmarked: they stay where the archive
   // mapped them (closed ones are never marked; open ones are pinned). In a
-  // pause, what G1 would evacuate may move; humongous objects never are.
+  // pause, what G1 would evacuate may move, and a humongous type array that
+  // the pause may reclaim eagerly: G1 finds every reference to such an array
+  // in the pause (its remembered set is empty and complete) but for those of
+  // compiled code, so one that compiled code embeds stays.
   virtual bool is_marked(oop obj) {
     if (_pause_moving) {
-      return G1CollectedHeap::heap()->is_in_cset(obj);
+      G1CollectedHeap* const g1h = G1CollectedHeap::heap();
+      const G1HeapRegionAttr attr = g1h->region_attr(obj);
+      return attr.is_in_cset() ||
+             (attr.is_humongous() && g1h->heap_region_containing(obj)->rem_set()->strong_code_roots_list_length() == 0);
     }
     return TeraHeapG1Marks::is_marked(obj) && !G1CollectedHeap::heap()->heap_region_containing(obj)->is_archive();
   }
@@ -90,6 +96,17 @@ public:
       // The old copy dies with its region. During a marking cycle, what
       // arrives in H2 lives through it, as what is allocated after its start.
       TeraHeapG1Marking::reached(copy);
+      G1CollectedHeap* const g1h = G1CollectedHeap::heap();
+      if (g1h->region_attr(old_copy).is_humongous()) {
+        // A humongous array joins the collection set: evacuation sends every
+        // reference it finds to the copy, as for any forwarded object, and
+        // never marks the array live, so eager reclaim frees its regions. Its
+        // attribute goes back to the default before it can be set anew.
+        HeapRegion* const hr = g1h->heap_region_containing(old_copy);
+        g1h->set_humongous_is_live(old_copy);
+        g1h->set_humongous_reclaim_candidate(hr->hrm_index(), true);
+        g1h->register_old_region_with_region_attr(hr);
+      }
       return;
     }
     if (TeraHeapG1Marks::may_overwrite_header(cast_from_oop<HeapWord*>(old_copy))) {
