@@ -13,7 +13,9 @@
  *          Reference in the group stays in H1 and still refers to its referent, now in H2; many
  *          groups of one label, tagged one after the other while cycles run, each move at the
  *          pause after their move(); a dropped group's region is freed by a later concurrent
- *          cycle, and no region a live group holds is. With -XX:-TeraHeapG1MoveInPauses nothing
+ *          cycle, and no region a live group holds is; what a pause left in H1 (a promoted part, and
+ *          what was stored into the group since) moves at the next full GC. With
+ *          -XX:-TeraHeapG1MoveInPauses nothing
  *          moves in a pause and the full GC moves the group. Plain, interpreted, with cycles
  *          started at nearly every young pause, and under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
  *          -XX:+VerifyDuringGC (also with 8 GC threads and with uncompressed oops).
@@ -308,6 +310,37 @@ public class TestTeraHeapG1PauseMove {
         }
     }
 
+    /** Child: what a pause left in H1 (a promoted part) moves at the next full GC, its root in H2. */
+    public static class LeftBehind {
+        public static void main(String[] args) throws Exception {
+            Node[] old = nodes(100_000, 5_000);
+            youngPauses(3);
+            mixed = nodes(200_000, 5_000);
+            for (int i = 0; i < mixed.length; i++) {
+                mixed[i].extra = old[i];
+            }
+            old = null;
+            final long mixedSum = sum(mixed);
+            org.teraheap.TeraHeap.tagRoot(mixed, 2);
+            org.teraheap.TeraHeap.move(2);
+            youngPauses(1);
+            TeraHeapProcess.check(inH2(mixed) && inH2(mixed[4_999]) && !inH2(mixed[3].extra),
+                    "the young part moved in the pause, the promoted part stayed");
+            // Stored into the group since its pause: moves with the rest.
+            final long expected = mixedSum - ((Node) mixed[10].extra).sum() + new Node(7).sum();
+            mixed[10].extra = new Node(7);
+            System.gc();
+            TeraHeapProcess.check(fullGCs() == 1, "a full GC ran");
+            TeraHeapProcess.check(inH2(mixed[3].extra) && inH2(mixed[4_999].extra) && inH2(((Node) mixed[3].extra).name)
+                    && inH2(mixed[10].extra), "the full GC moved what the pause left in H1");
+            TeraHeapProcess.check(sum(mixed) == expected, "the group reads back the same");
+            youngPauses(2);
+            System.gc();
+            TeraHeapProcess.check(sum(mixed) == expected && inH2(mixed[3].extra), "it stays in H2 and reads back the same");
+            System.out.println("LEFT-BEHIND-OK");
+        }
+    }
+
     /** Child: -XX:-TeraHeapG1MoveInPauses: young pauses move nothing; the full GC moves. */
     public static class FullGcOnly {
         public static void main(String[] args) throws Exception {
@@ -342,6 +375,12 @@ public class TestTeraHeapG1PauseMove {
             TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Full") == 0, "no full GC in the log");
             TeraHeapProcess.check(TeraHeapProcess.count(out, "to H2 in the pause") >= 30,
                     "a move per group, each in a young pause: " + TeraHeapProcess.count(out, "to H2 in the pause"));
+        }
+        for (String[] mode : List.of(new String[] {}, concat(verify, cycles))) {
+            OutputAnalyzer out = run(LeftBehind.class, mode);
+            out.shouldHaveExitValue(0);
+            out.shouldContain("LEFT-BEHIND-OK");
+            out.shouldContain("(1 in part)");
         }
         OutputAnalyzer out = run(FullGcOnly.class, "-XX:-TeraHeapG1MoveInPauses");
         out.shouldHaveExitValue(0);

@@ -20,6 +20,7 @@
 #include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
+#include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapLiveness.hpp"
 #include "gc/teraheap/teraHeapMoveTask.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
@@ -190,11 +191,11 @@ void TeraHeap::collect() {
 
   // The live groups still in H1, in tagging order, moved on all GC workers.
   GrowableArray<TeraHeapMoveTask::Group> groups;
-  bool any_movable = pressure || TeraHeapStressMove;
+  bool any_movable = pressure || TeraHeapStressMove || TeraHeapLeftBehind::any();
   TeraHeapRoots::roots_do([&](oop root, jlong label) {
     if (!is_in_h2(root) && collector->is_marked(root)) {
       const bool advised = TeraHeapRoots::has_move_hint(label);
-      groups.append(TeraHeapMoveTask::Group{root, label, advised, false, 0, 0});
+      groups.append(TeraHeapMoveTask::Group{root, label, advised, false, false, 0, 0});
       any_movable |= advised;
     }
   });
@@ -223,6 +224,16 @@ void TeraHeap::collect() {
     if (root->is_forwarded()) {
       TeraHeapEvacuation::note_moved_root(root->forwardee());
     }
+  }
+  if (TeraHeapLeftBehind::any()) {
+    TeraHeapMover mover(_regions, singletons, &shared);
+    TeraHeapLeftBehind::move(_regions, &mover);
+    mover.finish();
+    log_debug(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1",
+                            mover.objects_moved(), mover.words_moved() * HeapWordSize / K);
+    movers += mover.objects_moved() > 0 ? 1 : 0;
+    objects += mover.objects_moved();
+    too_large += mover.too_large();
   }
   if (TeraHeapStressMove) {
     TeraHeapMover mover(_regions, singletons, &shared);
@@ -270,7 +281,7 @@ void TeraHeap::move_in_pause() {
   GrowableArray<TeraHeapMoveTask::Group> groups;
   GrowableArray<jlong> offered;
   TeraHeapRoots::offer_to_pause([&](oop root, jlong label) {
-    groups.append(TeraHeapMoveTask::Group{root, label, true, false, 0, 0});
+    groups.append(TeraHeapMoveTask::Group{root, label, true, false, false, 0, 0});
     offered.append_if_missing(label);
   });
   if (groups.is_empty()) {
@@ -288,10 +299,15 @@ void TeraHeap::move_in_pause() {
   log_debug(gc, teraheap)("Singletons read in %.3fms", (move_start - singletons_start).seconds() * 1e3);
   TeraHeapCollector::current()->workers()->run_task(&task);
   report_moves(&groups, task.workers_moving(), move_start, Ticks::now());
+  int in_part = 0;
   for (int i = 0; i < groups.length(); i++) {
     oop root = groups.at(i).root;
     if (root->is_forwarded()) {
       TeraHeapEvacuation::note_moved_root(root->forwardee());
+    }
+    if (groups.at(i).outside) {
+      TeraHeapLeftBehind::note(groups.at(i).label);
+      in_part++;
     }
   }
   TeraHeapRoots::consume_hints_of_moved(&offered);
@@ -308,9 +324,9 @@ void TeraHeap::move_in_pause() {
   _bytes_moved += words * HeapWordSize;
   _objects_moved += task.objects_moved();
   report_h2_full(Atomic::load(&shared.h2_full), task.too_large());
-  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in the pause, from %d groups, in %.3fms "
-                         "on %u threads; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
-                         task.objects_moved(), words * HeapWordSize / K, groups.length(),
+  log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in the pause, from %d groups (%d in part), "
+                         "in %.3fms on %u threads; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
+                         task.objects_moved(), words * HeapWordSize / K, groups.length(), in_part,
                          (os::javaTimeNanos() - start) / 1e6, task.workers_moving(),
                          _regions->used_bytes() / M, h2_region().byte_size() / M, _regions->regions_in_use());
 }

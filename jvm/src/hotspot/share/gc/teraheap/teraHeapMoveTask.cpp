@@ -27,9 +27,11 @@ void TeraHeapMoveTask::work(uint worker_id) {
     if ((g->advised || relieve) && !mover.h2_full()) {
       const size_t objects = mover.objects_moved();
       const size_t words = mover.words_moved();
+      const size_t outside = mover.outside_set();
       const bool whole = mover.move_group(g->root, g->label);
       g->objects = mover.objects_moved() - objects;
       g->words = mover.words_moved() - words;
+      g->outside = mover.outside_set() > outside;
       if (whole) {
         continue;
       }

@@ -27,6 +27,7 @@ public:
     jlong label;
     bool  advised;
     bool  left;      // advised, but some of it stayed in H1
+    bool  outside;   // some of it lay outside what this collection moves (a pause's collection set)
     size_t objects;  // moved to H2 in this GC
     size_t words;
   };

@@ -50,7 +50,7 @@ TeraHeapMover::TeraHeapMover(TeraHeapRegions* regions, const TeraHeapSingletons*
   // NULL if no loaded class uses the name: then no class declares the method.
   _write_object_name(probe_symbol("writeObject")),
   _write_object_signature(probe_symbol("(Ljava/io/ObjectOutputStream;)V")),
-  _label(0), _moving_root(false), _left_behind(0), _too_large(0), _objects(0), _words(0),
+  _label(0), _moving_root(false), _left_behind(0), _outside_set(0), _too_large(0), _objects(0), _words(0),
   _words_counted(0) {
   memset(_recorded, 0, sizeof(_recorded));
   memset(_recent_cards, 0, sizeof(_recent_cards));
@@ -147,7 +147,14 @@ bool TeraHeapMover::writes_own_serial_form(InstanceKlass* ik) const {
 }
 
 bool TeraHeapMover::can_move(oop obj) {
-  if (TeraHeapAddressSpace::contains(obj) || !_collector->is_marked(obj)) {
+  if (TeraHeapAddressSpace::contains(obj)) {
+    return false;
+  }
+  if (!_collector->is_marked(obj)) {
+    // Live, but not to move now: outside a pause's collection set, or archived.
+    if (_singletons != NULL && !_singletons->contains(obj)) {
+      _outside_set++;
+    }
     return false;
   }
   Klass* k = obj->klass();
@@ -416,6 +423,32 @@ void TeraHeapMover::move_referents(oop root) {
       drain();
     }
   }
+}
+
+void TeraHeapMover::move_from_h2_field(oop holder, void* p, jlong label) {
+  oop target;
+  if (UseCompressedOops) {
+    target = RawAccess<>::oop_load((narrowOop*)p);
+  } else {
+    target = RawAccess<>::oop_load((oop*)p);
+  }
+  if (target == NULL || TeraHeapAddressSpace::contains(target) || !_collector->is_marked(target)) {
+    return;
+  }
+  if (holder->klass()->is_instance_klass()) {
+    GrowableArray<int>* transient = transient_offsets(holder->klass());
+    if (transient->contains((int)((address)p - cast_from_oop<address>(holder)))) {
+      return;
+    }
+  }
+  _label = label;
+  if (UseCompressedOops) {
+    move_field((narrowOop*)p);
+  } else {
+    move_field((oop*)p);
+  }
+  drain();
+  count_words();
 }
 
 bool TeraHeapMover::move_group(oop root, jlong label) {

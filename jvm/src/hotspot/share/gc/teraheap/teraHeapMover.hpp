@@ -98,6 +98,7 @@ class TeraHeapMover : public StackObj {
   jlong               _label;
   bool                _moving_root;
   size_t              _left_behind;   // objects that did not fit in H2
+  size_t              _outside_set;   // references to live objects the collector does not let move now
   size_t              _too_large;     // objects larger than a region that found no room
   size_t              _objects;
   size_t              _words;
@@ -129,6 +130,10 @@ public:
   bool move_group(oop root, jlong label);
   // The H2 copy of `obj`, moving it first if needed; NULL if it stays in H1.
   oop copy(oop obj);
+  // Moves what the field at `p` of `holder`, an H2 object, refers to in H1
+  // into `label`'s regions, with what that reaches, and sets the field to the
+  // copy; a transient field, or an unmarked target, is left as it is.
+  void move_from_h2_field(oop holder, void* p, jlong label);
   // Ends this mover's part of the move: H2 walkable again, and the fields
   // whose cards wait for the end handed to the shared list.
   void finish();
@@ -144,6 +149,9 @@ public:
   size_t words_moved() const { return _words; }
   bool h2_full() const { return Atomic::load(&_shared->h2_full); }
   size_t too_large() const { return _too_large; }
+  // References met to objects that are live but outside what the collector
+  // moves now (a pause's collection set), singletons aside.
+  size_t outside_set() const { return _outside_set; }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPMOVER_HPP

@@ -1,0 +1,85 @@
+/*
+ * The parts of groups that a pause moved in part, left in H1.
+ *
+ * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
+ */
+
+#include "precompiled.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
+#include "gc/teraheap/teraHeapCardWalker.inline.hpp"
+#include "gc/teraheap/teraHeapCards.hpp"
+#include "gc/teraheap/teraHeapLeftBehind.hpp"
+#include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/teraheap/teraHeapRegions.hpp"
+#include "memory/iterator.inline.hpp"
+#include "oops/access.inline.hpp"
+#include "oops/compressedOops.inline.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/safepoint.hpp"
+#include "utilities/growableArray.hpp"
+
+static GrowableArrayCHeap<jlong, mtGC>* _labels = NULL;
+
+void TeraHeapLeftBehind::note(jlong label) {
+  assert(SafepointSynchronize::is_at_safepoint(), "at a pause");
+  if (_labels == NULL) {
+    _labels = new GrowableArrayCHeap<jlong, mtGC>(4);
+  }
+  _labels->append_if_missing(label);
+}
+
+bool TeraHeapLeftBehind::any() {
+  return _labels != NULL && _labels->is_nonempty();
+}
+
+// Moves what an H2 object's fields within one card lead to in H1.
+class TeraHeapLeftBehindClosure : public BasicOopIterateClosure {
+  TeraHeapMover* const _mover;
+  const jlong          _label;
+  oop                  _holder;
+
+public:
+  TeraHeapLeftBehindClosure(TeraHeapMover* mover, jlong label) : _mover(mover), _label(label), _holder(NULL) {}
+
+  void set_holder(oop holder) { _holder = holder; }
+
+  template <class T> void do_oop_work(T* p) {
+    const T heap_oop = RawAccess<>::oop_load(p);
+    if (!CompressedOops::is_null(heap_oop) &&
+        !TeraHeapAddressSpace::contains(CompressedOops::decode_not_null(heap_oop))) {
+      _mover->move_from_h2_field(_holder, p, _label);
+    }
+  }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+};
+
+void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
+  if (!any()) {
+    return;
+  }
+  // The regions first: the moves open new ones.
+  GrowableArray<uint> walked;
+  for (int k = 0; k < regions->in_use_count(); k++) {
+    const uint r = regions->in_use_region(k);
+    if (_labels->contains(regions->label(r))) {
+      walked.append(r);
+    }
+  }
+  TeraHeapCards::refresh(regions, 0, regions->in_use_count());
+  for (int i = 0; i < walked.length(); i++) {
+    const uint r = walked.at(i);
+    TeraHeapLeftBehindClosure cl(mover, regions->label(r));
+    TeraHeapCardWalker::walk(regions, r, false,
+                             [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+                             [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
+                               for (HeapWord* p = obj; p < mr.end(); p += cast_to_oop(p)->size()) {
+                                 cl.set_holder(cast_to_oop(p));
+                                 cast_to_oop(p)->oop_iterate(&cl, mr);
+                               }
+                             });
+  }
+  if (!mover->h2_full()) {
+    _labels->clear();
+  }
+}
