@@ -84,8 +84,9 @@ public final class TeraHeap {
      * is consumed by the collection that moves the group; a group that finds H2 full keeps
      * it, and moves at a later full collection once regions have been freed. Under G1 (with
      * {@code -XX:+TeraHeapG1MoveInPauses}, the default there) the group leaves at the next
-     * young or mixed collection instead, as far as it lies in that collection's set of regions;
-     * what lies outside stays in H1, and a root that stays moves at the next full collection.
+     * young or mixed collection instead, as far as it lies in that collection's set of regions
+     * (large primitive arrays included, when the collector can free them in it); what lies
+     * outside stays in H1 until the next full collection, which moves it.
      *
      * @param label the group's label, as given to {@link #tagRoot(Object, long)}
      */
