@@ -9,7 +9,8 @@
  *          tagged moves its young part, and the promoted part stays in H1, reached from H2; a
  *          humongous root array stays in H1 while the young elements it refers to move; the
  *          humongous type arrays of a group move with it, and a local, a weak reference and the
- *          group's fields follow them, but one that a static field refers to stays; a
+ *          group's fields follow them, but one that a static field refers to stays, and one that an
+ *          old object refers to as well is found by both after the pause; a
  *          Reference in the group stays in H1 and still refers to its referent, now in H2; many
  *          groups of one label, tagged one after the other while cycles run, each move at the
  *          pause after their move(); a dropped group's region is freed by a later concurrent
@@ -18,7 +19,8 @@
  *          -XX:-TeraHeapG1MoveInPauses nothing
  *          moves in a pause and the full GC moves the group. Plain, interpreted, with cycles
  *          started at nearly every young pause, and under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
- *          -XX:+VerifyDuringGC (also with 8 GC threads and with uncompressed oops).
+ *          -XX:+VerifyDuringGC (also with 8 GC threads, with uncompressed oops, and with every card
+ *          refined at once).
  * @library /lib /test/lib
  * @run main/othervm/timeout=1800 TestTeraHeapG1PauseMove
  */
@@ -140,7 +142,8 @@ public class TestTeraHeapG1PauseMove {
     // Fields, not locals: the interpreter keeps a local's value alive until its slot is reused.
     static Node[] young, linked, mixed, many[];
     static Object[] bigRoot;
-    static Holder[] holders;
+    static Holder[] holders, withOld;
+    static Object[] keeper;
     static long[] pinned;
     static WeakReference<Node[]> dropped;
 
@@ -256,6 +259,24 @@ public class TestTeraHeapG1PauseMove {
             TeraHeapProcess.check(holdersNow == holdersSum, "the humongous arrays read back the same");
             onStack = null;
 
+            // A humongous array an old object refers to as well, which G1 may keep in the array's
+            // remembered set (the "refined" mode refines every card at once): it moves only if G1
+            // finds that reference in the pause, and both references agree afterwards.
+            long[] b5 = Holder.big(6);
+            keeper = new Object[] {b5};
+            youngPauses(3);
+            Thread.sleep(200);
+            withOld = new Holder[] {new Holder(b5)};
+            b5 = null;
+            final long withOldSum = withOld[0].sum();
+            org.teraheap.TeraHeap.tagRoot(withOld, 8);
+            org.teraheap.TeraHeap.move(8);
+            youngPauses(1);
+            TeraHeapProcess.check(inH2(withOld) && keeper[0] == withOld[0].big, "the old object and the group refer to one array");
+            youngPauses(2);
+            TeraHeapProcess.check(withOld[0].sum() == withOldSum && ((long[]) keeper[0])[9] == 6 * 1_000_003L + 9,
+                    "the array an old object refers to reads back the same");
+
             // Groups of one label, one after the other, as a cache fills; one is dropped.
             many = new Node[24][];
             long manySum = 0;
@@ -368,12 +389,16 @@ public class TestTeraHeapG1PauseMove {
         modes.add(concat(verify, cycles));
         modes.add(concat(concat(verify, cycles), "-XX:ParallelGCThreads=8"));
         modes.add(concat(verify, "-XX:-UseCompressedOops"));
+        // Refined: every card refined as soon as a buffer of them is complete, so that old
+        // objects' references reach remembered sets.
+        modes.add(concat(verify, "-XX:-G1UseAdaptiveConcRefinement", "-XX:G1ConcRefinementGreenZone=0",
+                "-XX:G1ConcRefinementYellowZone=1", "-XX:G1ConcRefinementRedZone=2", "-XX:G1UpdateBufferSize=1"));
         for (String[] mode : modes) {
             OutputAnalyzer out = run(Pauses.class, concat(mode, "-XX:+ExplicitGCInvokesConcurrent"));
             out.shouldHaveExitValue(0);
             out.shouldContain("PAUSE-MOVE-OK");
             TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Full") == 0, "no full GC in the log");
-            TeraHeapProcess.check(TeraHeapProcess.count(out, "to H2 in the pause") >= 30,
+            TeraHeapProcess.check(TeraHeapProcess.count(out, "to H2 in the pause") >= 31,
                     "a move per group, each in a young pause: " + TeraHeapProcess.count(out, "to H2 in the pause"));
         }
         for (String[] mode : List.of(new String[] {}, concat(verify, cycles))) {

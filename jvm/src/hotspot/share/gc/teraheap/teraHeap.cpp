@@ -211,6 +211,18 @@ void TeraHeap::collect() {
   size_t too_large = task.too_large();
   uint movers = task.workers_moving();
   report_moves(&groups, movers, move_start, Ticks::now());
+  // What pauses left in H1, before the moved roots are noted: it may take
+  // another group's root.
+  if (TeraHeapLeftBehind::any()) {
+    TeraHeapMover mover(_regions, singletons, &shared);
+    TeraHeapLeftBehind::move(_regions, &mover);
+    mover.finish();
+    log_debug(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1",
+                            mover.objects_moved(), mover.words_moved() * HeapWordSize / K);
+    movers += mover.objects_moved() > 0 ? 1 : 0;
+    objects += mover.objects_moved();
+    too_large += mover.too_large();
+  }
   // A hint is used up by the GC that moves its group; one that could not stays.
   GrowableArray<jlong> unmoved;
   for (int i = 0; i < groups.length(); i++) {
@@ -224,16 +236,6 @@ void TeraHeap::collect() {
     if (root->is_forwarded()) {
       TeraHeapEvacuation::note_moved_root(root->forwardee());
     }
-  }
-  if (TeraHeapLeftBehind::any()) {
-    TeraHeapMover mover(_regions, singletons, &shared);
-    TeraHeapLeftBehind::move(_regions, &mover);
-    mover.finish();
-    log_debug(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1",
-                            mover.objects_moved(), mover.words_moved() * HeapWordSize / K);
-    movers += mover.objects_moved() > 0 ? 1 : 0;
-    objects += mover.objects_moved();
-    too_large += mover.too_large();
   }
   if (TeraHeapStressMove) {
     TeraHeapMover mover(_regions, singletons, &shared);

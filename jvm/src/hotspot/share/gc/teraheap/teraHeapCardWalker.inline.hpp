@@ -35,9 +35,11 @@ public:
   // object that reaches into it. Pages of cards the kernel does not back are
   // all clean and skipped; with `give_back`, so are pages found all clean, which
   // are then given back (TeraHeapCardResidency). The region's residency must
-  // have been refreshed in this pause.
+  // have been refreshed in this pause. With `top`, the walk stops there (a
+  // top the region had before a mover began claiming space in it).
   template <typename Wanted, typename ScanCard>
-  static void walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card);
+  static void walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card,
+                   HeapWord* top = NULL);
   // Iterates the fields within `mr` of the objects from `obj` on.
   template <typename Closure>
   static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl);
@@ -68,9 +70,10 @@ inline void TeraHeapCardWalker::spread_imprecise_mark(HeapWord* obj, HeapWord* c
 }
 
 template <typename Wanted, typename ScanCard>
-void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card) {
+void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card,
+                              HeapWord* top_limit) {
   HeapWord* const bottom = regions->bottom(r);
-  HeapWord* const top = regions->top(r);
+  HeapWord* const top = top_limit != NULL ? MIN2(top_limit, regions->top(r)) : regions->top(r);
   if (top == bottom) {
     return;
   }

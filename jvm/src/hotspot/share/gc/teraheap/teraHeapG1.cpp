@@ -66,15 +66,20 @@ public:
   // CDS's archived objects count as unmarked: they stay where the archive
   // mapped them (closed ones are never marked; open ones are pinned). In a
   // pause, what G1 would evacuate may move, and a humongous type array that
-  // the pause may reclaim eagerly: G1 finds every reference to such an array
-  // in the pause (its remembered set is empty and complete) but for those of
-  // compiled code, so one that compiled code embeds stays.
+  // the pause may reclaim eagerly and whose remembered set is empty: G1 then
+  // finds every reference to it in the pause (roots, young objects, the cards
+  // of the log buffers) but those of compiled code, so one that compiled code
+  // embeds stays. A candidate's remembered set may hold a few cards, which the
+  // merge reads only while the region is still a candidate.
   virtual bool is_marked(oop obj) {
     if (_pause_moving) {
       G1CollectedHeap* const g1h = G1CollectedHeap::heap();
       const G1HeapRegionAttr attr = g1h->region_attr(obj);
-      return attr.is_in_cset() ||
-             (attr.is_humongous() && g1h->heap_region_containing(obj)->rem_set()->strong_code_roots_list_length() == 0);
+      if (attr.is_in_cset()) {
+        return true;
+      }
+      // Empty: no card and no code root.
+      return attr.is_humongous() && g1h->heap_region_containing(obj)->rem_set()->is_empty();
     }
     return TeraHeapG1Marks::is_marked(obj) && !G1CollectedHeap::heap()->heap_region_containing(obj)->is_archive();
   }

@@ -58,17 +58,23 @@ void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
   if (!any()) {
     return;
   }
-  // The regions first: the moves open new ones.
-  GrowableArray<uint> walked;
+  // The regions and their tops first: the moves open regions and claim
+  // space in the labels' open ones, which is not walkable until the mover
+  // finishes, and holds copies whose fields the mover has followed.
+  struct Walked {
+    uint      region;
+    HeapWord* top;
+  };
+  GrowableArray<Walked> walked;
   for (int k = 0; k < regions->in_use_count(); k++) {
     const uint r = regions->in_use_region(k);
     if (_labels->contains(regions->label(r))) {
-      walked.append(r);
+      walked.append(Walked{r, regions->top(r)});
     }
   }
   TeraHeapCards::refresh(regions, 0, regions->in_use_count());
   for (int i = 0; i < walked.length(); i++) {
-    const uint r = walked.at(i);
+    const uint r = walked.at(i).region;
     TeraHeapLeftBehindClosure cl(mover, regions->label(r));
     TeraHeapCardWalker::walk(regions, r, false,
                              [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
@@ -77,7 +83,8 @@ void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
                                  cl.set_holder(cast_to_oop(p));
                                  cast_to_oop(p)->oop_iterate(&cl, mr);
                                }
-                             });
+                             },
+                             walked.at(i).top);
   }
   if (!mover->h2_full()) {
     _labels->clear();
