@@ -16,9 +16,8 @@
 #include "oops/compressedOops.inline.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/safepoint.hpp"
-#include "utilities/growableArray.hpp"
 
-static GrowableArrayCHeap<jlong, mtGC>* _labels = NULL;
+GrowableArrayCHeap<jlong, mtGC>* TeraHeapLeftBehind::_labels = NULL;
 
 void TeraHeapLeftBehind::note(jlong label) {
   assert(SafepointSynchronize::is_at_safepoint(), "at a pause");

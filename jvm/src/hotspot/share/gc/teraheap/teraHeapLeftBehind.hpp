@@ -9,6 +9,7 @@
 
 #include "memory/allStatic.hpp"
 #include "utilities/globalDefinitions.hpp"
+#include "utilities/growableArray.hpp"
 
 class TeraHeapMover;
 class TeraHeapRegions;
@@ -22,6 +23,8 @@ class TeraHeapRegions;
 // group had moved whole. Objects the program stored into the group since
 // move with it. VM thread, at safepoints.
 class TeraHeapLeftBehind : AllStatic {
+  static GrowableArrayCHeap<jlong, mtGC>* _labels;   // noted since the last full GC
+
 public:
   static void note(jlong label);
   static bool any();
