@@ -62,7 +62,10 @@ check() {
 # 12 partitions of 5 MB: about 60 MB of blocks, in a storage pool of about 190 MB
 # (spark.memory.fraction 0.9, the paper's) of which DRAM is an eighth.
 FIT=(-DmemoryFraction=0.9 -- MEMORY_ONLY 12 5)
-check flat-memory-only 0 "summary: mode=flat" -javaagent:"$AGENT" "${FIT[@]}" both-tiers async
+# The flat check counts migrations: 24 partitions of 3 MB (72 MB) make about 20, so that one
+# synchronous migration on a loaded machine (1 of 9 with FIT's blocks: 89%) is not a failure.
+FLAT_FIT=(-DmemoryFraction=0.9 -- MEMORY_ONLY 24 3)
+check flat-memory-only 0 "summary: mode=flat" -javaagent:"$AGENT" "${FLAT_FIT[@]}" both-tiers async
 check layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT"=mode=layered "${FIT[@]}" both-tiers sync
 check layered-amp-memory-only 0 "summary: mode=layered-amp" -javaagent:"$AGENT"=mode=layered-amp "${FIT[@]}" both-tiers
 # 24 partitions of 8 MB, about 190 MB, in a pool of about 125 MB: blocks go to disk too.

@@ -139,6 +139,30 @@ public class TestTeraHeapG1PauseMove {
         return org.teraheap.TeraHeap.isInH2(o);
     }
 
+    /**
+     * Label 2: a group whose older part was promoted (-XX:MaxTenuringThreshold=0) before it was
+     * tagged, moved at a young pause; its young part moves and the promoted part stays in H1,
+     * reached from H2. Returns what the group sums to.
+     */
+    static long moveWithPromotedPart() {
+        Node[] old = nodes(100_000, 5_000);
+        youngPauses(2);
+        TeraHeapProcess.check(!inH2(old[0]), "nothing untagged moved");
+        youngPauses(1);
+        mixed = nodes(200_000, 5_000);
+        for (int i = 0; i < mixed.length; i++) {
+            mixed[i].extra = old[i];
+        }
+        old = null;
+        final long mixedSum = sum(mixed);
+        org.teraheap.TeraHeap.tagRoot(mixed, 2);
+        org.teraheap.TeraHeap.move(2);
+        youngPauses(1);
+        TeraHeapProcess.check(inH2(mixed) && inH2(mixed[4_999]), "the young part moved");
+        TeraHeapProcess.check(!inH2(mixed[3].extra), "the promoted part stayed in H1");
+        return mixedSum;
+    }
+
     // Fields, not locals: the interpreter keeps a local's value alive until its slot is reused.
     static Node[] young, linked, mixed, many[];
     static Object[] bigRoot;
@@ -189,21 +213,7 @@ public class TestTeraHeapG1PauseMove {
             stored += linked[5].sum();
 
             // The older part (promoted: -XX:MaxTenuringThreshold=0) stays in H1, reached from H2.
-            Node[] old = nodes(100_000, 5_000);
-            youngPauses(2);
-            TeraHeapProcess.check(!inH2(old[0]), "nothing untagged moved");
-            youngPauses(1);
-            mixed = nodes(200_000, 5_000);
-            for (int i = 0; i < mixed.length; i++) {
-                mixed[i].extra = old[i];
-            }
-            old = null;
-            final long mixedSum = sum(mixed);
-            org.teraheap.TeraHeap.tagRoot(mixed, 2);
-            org.teraheap.TeraHeap.move(2);
-            youngPauses(1);
-            TeraHeapProcess.check(inH2(mixed) && inH2(mixed[4_999]), "the young part moved");
-            TeraHeapProcess.check(!inH2(mixed[3].extra), "the promoted part stayed in H1");
+            final long mixedSum = moveWithPromotedPart();
             youngPauses(3);
             TeraHeapProcess.check(sum(mixed) == mixedSum, "the group and its part in H1 read back the same");
 
@@ -334,19 +344,7 @@ public class TestTeraHeapG1PauseMove {
     /** Child: what a pause left in H1 (a promoted part) moves at the next full GC, its root in H2. */
     public static class LeftBehind {
         public static void main(String[] args) throws Exception {
-            Node[] old = nodes(100_000, 5_000);
-            youngPauses(3);
-            mixed = nodes(200_000, 5_000);
-            for (int i = 0; i < mixed.length; i++) {
-                mixed[i].extra = old[i];
-            }
-            old = null;
-            final long mixedSum = sum(mixed);
-            org.teraheap.TeraHeap.tagRoot(mixed, 2);
-            org.teraheap.TeraHeap.move(2);
-            youngPauses(1);
-            TeraHeapProcess.check(inH2(mixed) && inH2(mixed[4_999]) && !inH2(mixed[3].extra),
-                    "the young part moved in the pause, the promoted part stayed");
+            final long mixedSum = moveWithPromotedPart();
             // Stored into the group since its pause: moves with the rest.
             final long expected = mixedSum - ((Node) mixed[10].extra).sum() + new Node(7).sum();
             mixed[10].extra = new Node(7);
