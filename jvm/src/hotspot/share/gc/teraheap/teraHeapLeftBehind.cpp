@@ -5,15 +5,12 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "memory/iterator.inline.hpp"
-#include "oops/access.inline.hpp"
-#include "oops/compressedOops.inline.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/safepoint.hpp"
 
@@ -42,15 +39,9 @@ public:
 
   void set_holder(oop holder) { _holder = holder; }
 
-  template <class T> void do_oop_work(T* p) {
-    const T heap_oop = RawAccess<>::oop_load(p);
-    if (!CompressedOops::is_null(heap_oop) &&
-        !TeraHeapAddressSpace::contains(CompressedOops::decode_not_null(heap_oop))) {
-      _mover->move_from_h2_field(_holder, p, _label);
-    }
-  }
-  virtual void do_oop(oop* p) { do_oop_work(p); }
-  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
+  // The mover skips null fields and those into H2.
+  virtual void do_oop(oop* p) { _mover->move_from_h2_field(_holder, p, _label); }
+  virtual void do_oop(narrowOop* p) { _mover->move_from_h2_field(_holder, p, _label); }
 };
 
 void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
