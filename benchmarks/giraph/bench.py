@@ -16,12 +16,15 @@
 Workloads (LDBC Graphalytics, on Giraph 1.3.0 from Maven Central): pr, cdlp, wcc, bfs, sssp.
 The graph is GraphGenerator's at the given scale (scale * 100,000 vertices, about 10 undirected
 edges each, power-law degrees), or any Graphalytics edge list given with --graph.
-Configurations, all on build/jdk with the Parallel collector, one worker, 2 compute threads,
-32 partitions:
+Configurations, all on build/jdk with the Parallel collector unless named G1, one worker, 2
+compute threads, 32 partitions:
   ooc  Giraph-OOC: heap H, Giraph's out-of-core graph and messages (giraph.useOutOfCoreGraph)
        spilling to a directory on the disk
+  oocg1  (not run by default) Giraph-OOC on G1, JDK 17's default collector
   mem  Giraph in memory with a heap big enough (--mem-heap), for reference, uncapped
   th   TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-giraph.jar
+  thg1  (not run by default) TeraHeap as th, on G1 (experimental: -XX:+TeraHeapG1InProgress,
+       docs/g1.md): groups move at G1's young and mixed pauses
   thjvm  (not run by default) TeraHeap's JVM with H2 as th, without the agent: nothing is tagged,
        so it is Giraph in H1 on TeraHeap's JVM (the agent's cost is th's time minus this one)
   h1   (not run by default) Giraph in memory on the stock JVM with heap H, under the cap: what
@@ -61,11 +64,12 @@ DEFAULT_CSV = BUILD / "bench" / "giraph.csv"
 
 WORKLOADS = ["pr", "cdlp", "wcc", "bfs", "sssp"]
 CONFIGS = ["ooc", "mem", "th"]
-EXTRA_CONFIGS = ["h1", "thall", "thjvm"]
+EXTRA_CONFIGS = ["oocg1", "thg1", "h1", "thall", "thjvm"]
 ALL_CONFIGS = CONFIGS + EXTRA_CONFIGS
-TERAHEAP = ("th", "thall", "thjvm")
-CONFIG_NAMES = {"ooc": "Giraph-OOC", "mem": "Giraph in memory", "h1": "Giraph in H1",
-                "th": "TeraHeap",
+TERAHEAP = ("th", "thg1", "thall", "thjvm")
+G1 = ("oocg1", "thg1")
+CONFIG_NAMES = {"ooc": "Giraph-OOC", "oocg1": "Giraph-OOC (G1)", "mem": "Giraph in memory",
+                "h1": "Giraph in H1", "th": "TeraHeap", "thg1": "TeraHeap (G1)",
                 "thall": "TeraHeap, always moved", "thjvm": "TeraHeap without the agent"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
           "shutdown_s", "job_s", "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb",
@@ -90,9 +94,13 @@ def graph_file(scale, given):
 
 
 def java_command(args, heap, h2, mem_heap, run_dir, graph):
-    cmd = [str(JAVA), f"@{JAVA_OPTIONS}", "-XX:+UseParallelGC"]
+    cmd = [str(JAVA), f"@{JAVA_OPTIONS}"]
+    if args.config == "thg1":
+        cmd += ["-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"]
+    else:
+        cmd += ["-XX:+UseG1GC" if args.config in G1 else "-XX:+UseParallelGC"]
     options = list(GIRAPH_OPTIONS)
-    if args.config == "ooc":
+    if args.config in ("ooc", "oocg1"):
         cmd += [f"-Xmx{mb(heap)}m"]
         options += ["giraph.useOutOfCoreGraph=true",
                     f"giraph.partitionsDirectory={run_dir}/ooc"]
@@ -257,8 +265,9 @@ def table(args):
     configs = [c for c in ALL_CONFIGS if any(r["config"] == c for r in rows)]
     print("| workload | scale | H (MB) | cap (MB) | "
           + " | ".join(CONFIG_NAMES[c] for c in configs)
-          + " | Giraph-OOC / TeraHeap | TeraHeap: GC share | moved to H2 (MB) |")
-    print("| --- " * (len(configs) + 7) + "|")
+          + " | Giraph-OOC / TeraHeap | TeraHeap: GC share | moved to H2 (MB) |"
+          + (" best Giraph-OOC / TeraHeap (G1) | TeraHeap / TeraHeap (G1) |" if "thg1" in configs else ""))
+    print("| --- " * (len(configs) + 7 + (2 if "thg1" in configs else 0)) + "|")
     # One line per workload, scale and H; the uncapped in-memory reference goes on every line.
     keys = sorted({(r["workload"], r["scale"], r["heap_mb"]) for r in rows if r["config"] != "mem"},
                   key=lambda k: (WORKLOADS.index(k[0]) if k[0] in WORKLOADS else 99, k[1], int(k[2])))
@@ -280,8 +289,13 @@ def table(args):
               if th else "-")
         moved = f"{statistics.median(float(r['h2_moved_mb']) for r in th):.0f}" if th else "-"
         cap = next((r["cap_mb"] for r in base if r["config"] != "mem"), "-")
+        g1 = ""
+        if "thg1" in configs:
+            stock = [medians[c] for c in ("ooc", "oocg1") if c in medians]
+            g1 = (f" {min(stock) / medians['thg1']:.2f} |" if stock and "thg1" in medians else " - |") \
+                + (f" {medians['th'] / medians['thg1']:.2f} |" if "th" in medians and "thg1" in medians else " - |")
         print(f"| {workload} | {scale} | {heap} | {cap} | " + " | ".join(cells)
-              + f" | {ratio} | {gc} | {moved} |")
+              + f" | {ratio} | {gc} | {moved} |" + g1)
     best_heaps(rows)
 
 

@@ -1,12 +1,16 @@
 #!/bin/bash
 # usage: tests/giraph/run.sh
 # The Giraph tests: every workload of the Giraph suite on a small synthetic graph, with
-# teraheap-giraph.jar on unmodified Giraph 1.3.0, in five configurations:
+# teraheap-giraph.jar on unmodified Giraph 1.3.0, in these configurations:
 #   th         build/jdk, TeraHeap on, the agent (its verify option, and the edges and every
 #              superstep's messages advised to move), a full GC before each superstep
 #   th-verify  the same under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC
-#   off        build/jdk with the agent, TeraHeap off
-#   stock      Debian's stock JVM with the agent
+#   th-g1-pauses  th on G1 (experimental), each superstep starting with a concurrent cycle
+#              (-XX:+ExplicitGCInvokesConcurrent) instead of a full GC: groups move in G1's pauses,
+#              marking frees their regions, and the GC log must show no full GC
+#   th-g1-pauses-verify  the same under G1's heap verification, pr only
+#   off        build/jdk with the agent, TeraHeap off (pr only)
+#   stock      Debian's stock JVM with the agent (pr only)
 #   ooc        build/jdk, TeraHeap off, Giraph's out-of-core mode (the suite's baseline)
 # Each run's per-vertex results must equal those of a reference computed without Giraph; with
 # TeraHeap on, sampled edge buffers and message buffers must have reached H2, and H2 must hold at
@@ -45,6 +49,10 @@ GRAPH=$OUT/graph.e
 
 TH=(-XX:+EnableTeraHeap -XX:TeraHeapSize=1g -XX:TeraHeapRegionSize=1m -XX:TeraHeapPath="$H2_DIR")
 VERIFY=(-XX:+UnlockDiagnosticVMOptions -XX:+VerifyBeforeGC -XX:+VerifyAfterGC)
+# TeraHeap on G1 (experimental, docs/g1.md). With System.gc() starting a concurrent cycle instead
+# of a full GC, groups move in G1's pauses and their regions are freed by marking.
+G1=(-XX:+UnlockExperimentalVMOptions -XX:+UseG1GC -XX:+TeraHeapG1InProgress)
+G1_PAUSES=(-XX:+ExplicitGCInvokesConcurrent)
 
 # A bad agent option: one line and exit status 1, not the JVM's abort with a stack trace.
 refuses_in_one_line "$OUT/logs/giraph-bad-agent-option.log" "unknown agent option 'fast'" \
@@ -57,7 +65,9 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
   local jvm=() bench=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do jvm+=("$1"); shift; done
   [ $# -gt 0 ] && { shift; bench=("$@"); }
-  "$java" -Xmx256m -XX:+UseParallelGC "${jvm[@]}" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
+  local gc=(-XX:+UseParallelGC)
+  [[ $config == *g1* ]] && gc=("${G1[@]}" -Xlog:gc:file="$OUT/logs/giraph-$w-$config.gc.log")
+  "$java" -Xmx256m "${gc[@]}" "${jvm[@]}" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
     --graph "$GRAPH" --out "$out" --gc-each-superstep "${bench[@]}" >"$log" 2>&1
   local status=$? reason=""
   [ $status -eq 0 ] || reason="exit code $status"
@@ -88,6 +98,9 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
     fi
     echo "$w $config $space" >>"$OUT/h2-space.txt"
   fi
+  if [ $status -eq 0 ] && [[ $config == *g1-pauses ]] && grep -q 'Pause Full' "$OUT/logs/giraph-$w-$config.gc.log"; then
+    status=1; reason="a full GC ran, though every collection was to be a G1 pause or a marking cycle"
+  fi
   if [ $status -eq 0 ] && { [ "$config" = off ] || [ "$config" = stock ]; }; then
     # With TeraHeap off or a stock JVM the agent does nothing, and says so in one line.
     [ "$(grep -c '^\[teraheap-giraph\]' "$log")" = 1 ] && grep -q '^\[teraheap-giraph\] TeraHeap is off' "$log" \
@@ -102,8 +115,14 @@ for w in ${GIRAPH_TEST_WORKLOADS:-pr cdlp wcc bfs sssp}; do
     || { result "giraph-$w-reference" 1 "$OUT/logs/reference-$w.log" "the reference failed"; continue; }
   run "$w" th "$JDK/bin/java" "${TH[@]}" -javaagent:"$AGENT"=verify,moveAt=0
   run "$w" th-verify "$JDK/bin/java" "${TH[@]}" "${VERIFY[@]}" -javaagent:"$AGENT"=verify,moveAt=0
-  run "$w" off "$JDK/bin/java" -javaagent:"$AGENT"
-  run "$w" stock "$STOCK_JDK/bin/java" -javaagent:"$AGENT"
+  run "$w" th-g1-pauses "$JDK/bin/java" "${TH[@]}" "${G1_PAUSES[@]}" -javaagent:"$AGENT"=verify,moveAt=0
+  # The agent with TeraHeap off weaves nothing, whatever the workload: one is enough.
+  if [ "$w" = pr ]; then
+    run "$w" th-g1-pauses-verify "$JDK/bin/java" "${TH[@]}" "${G1_PAUSES[@]}" "${VERIFY[@]}" -XX:+VerifyDuringGC \
+      -javaagent:"$AGENT"=verify,moveAt=0
+    run "$w" off "$JDK/bin/java" -javaagent:"$AGENT"
+    run "$w" stock "$STOCK_JDK/bin/java" -javaagent:"$AGENT"
+  fi
   run "$w" ooc "$JDK/bin/java" -- --ca giraph.userPartitionCount=8 --ca giraph.useOutOfCoreGraph=true \
     --ca giraph.partitionsDirectory="$H2_DIR/ooc-$w"
 done

@@ -15,16 +15,18 @@ import org.teraheap.TeraHeap;
  *       ends.</li>
  *   <li>The messages sent in superstep S, once complete, at the start of superstep S + 1 that
  *       reads them (label: S). When S + 1 has consumed them nothing refers to them, and their
- *       regions free at the next full collection.</li>
+ *       regions free at the next full collection (under G1, also at the end of a marking
+ *       cycle).</li>
  *   <li>Vertices and their values, written every superstep, stay in H1.</li>
  * </ul>
- * Both move only while H1 is under pressure: the latest full collection left the old generation
- * at least {@link #moveAt} percent full. While H1 holds them, copying them to H2 and reading them
+ * Both move only while H1 is under pressure: the latest collection that measures H1
+ * ({@link H1Pressure}) left the old generation at least {@link #moveAt} percent full. While H1 holds them, copying them to H2 and reading them
  * back there costs more than keeping them (the edges are byte arrays, which the collector does
  * not trace). Edges are tagged as they load, so that they can move whenever pressure comes (and
  * past the JVM's high threshold without advice); messages, which die with the superstep that
- * reads them, are tagged only under pressure. A group moves at the next full collection; groups
- * that no full collection meets never move.
+ * reads them, are tagged only under pressure. A group moves at the next full collection (under
+ * G1, at the next young or mixed pause, as far as it lies in that pause's collection set); groups
+ * that no such collection meets never move.
  *
  * <p>Labels carry the worker's generation (a JVM may run several jobs one after the other, as
  * Giraph's tests do), so that one job's regions never wait for another's.
@@ -53,7 +55,7 @@ public final class GiraphPlacement {
 
     private final PressureSweep pressureSweep;
     private final H1Pressure h1Pressure;
-    /** The old generation's fill after a full collection from which groups move (0: always). */
+    /** The old generation's fill, as H1Pressure measures it, from which groups move (0: always). */
     private final int moveAt;
 
     private GiraphPlacement(boolean verbose, boolean verify, int sweepPercent, int moveAt) {
@@ -61,7 +63,7 @@ public final class GiraphPlacement {
         this.samples = verify ? new Samples() : null;
         this.moveAt = moveAt;
         this.pressureSweep = new PressureSweep(this, sweepPercent);
-        this.h1Pressure = H1Pressure.install(pressureSweep::afterFullGc);
+        this.h1Pressure = H1Pressure.install(pressureSweep::afterMeasuringGc);
     }
 
     /**
@@ -197,7 +199,7 @@ public final class GiraphPlacement {
                 if (verbose) {
                     log("superstep %d: messages of superstep %d kept in H1, untagged; %d edge buffers"
                         + " tagged so far, kept in H1 (old generation %d%% full after the latest"
-                        + " full GC); H2 %s", superstep, superstep - 1, edgesTagged.get(),
+                        + " GC that measures it); H2 %s", superstep, superstep - 1, edgesTagged.get(),
                         h1Pressure.percent(), TeraHeap.stats());
                 }
                 return;
@@ -222,7 +224,7 @@ public final class GiraphPlacement {
             if (verbose) {
                 log("superstep %d: %d message buffers of superstep %d tagged (label %#x); %d edge"
                     + " buffers tagged so far; advised to move (old generation %d%% full after the"
-                    + " latest full GC); H2 %s", superstep, tagged[0], superstep - 1, label,
+                    + " latest GC that measures it); H2 %s", superstep, tagged[0], superstep - 1, label,
                     edgesTagged.get(), h1Pressure.percent(), TeraHeap.stats());
             }
         } catch (Throwable e) {

@@ -14,24 +14,30 @@ import javax.management.openmbean.CompositeData;
 import com.sun.management.GarbageCollectionNotificationInfo;
 
 /**
- * How full H1 is: the old generation's use after the latest full collection, as a percent of its
- * maximum. The agent moves data to H2, and sweeps it from Giraph's stores, only when this says H1
- * cannot hold it.
+ * How full H1 is: the old generation's use after the latest collection that measures it, as a
+ * percent of its maximum. Under Parallel that is a full collection, which leaves only live data.
+ * G1 seldom runs one: its young and mixed pauses measure too. What they leave in the old
+ * generation may include data that died since G1's last marking, but G1 marks and collects it
+ * once the old generation passes its marking threshold (45% at most by default), so a value
+ * above that says H1 holds data it cannot shed. The agent moves data to H2, and sweeps it from
+ * Giraph's stores, only when this says H1 cannot hold it.
  */
 final class H1Pressure implements NotificationListener {
     private static final String MAJOR_GC = "end of major GC";
+    /** G1's young and mixed pauses (its full collections are "end of major GC"). */
+    private static final String G1_PAUSES = "G1 Young Generation";
 
-    private final IntConsumer afterFullGc;
-    /** -1 until the first full collection. */
+    private final IntConsumer afterMeasuringGc;
+    /** -1 until the first collection that measures H1. */
     private volatile int percent = -1;
 
-    private H1Pressure(IntConsumer afterFullGc) {
-        this.afterFullGc = afterFullGc;
+    private H1Pressure(IntConsumer afterMeasuringGc) {
+        this.afterMeasuringGc = afterMeasuringGc;
     }
 
-    /** Listens to this JVM's collectors; {@code afterFullGc} gets the percent after each full one. */
-    static H1Pressure install(IntConsumer afterFullGc) {
-        H1Pressure pressure = new H1Pressure(afterFullGc);
+    /** Listens to this JVM's collectors; {@code afterMeasuringGc} gets the percent after each that measures H1. */
+    static H1Pressure install(IntConsumer afterMeasuringGc) {
+        H1Pressure pressure = new H1Pressure(afterMeasuringGc);
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter) {
                 ((NotificationEmitter) gc).addNotificationListener(pressure, null, null);
@@ -40,7 +46,12 @@ final class H1Pressure implements NotificationListener {
         return pressure;
     }
 
-    /** The old generation's fill after the latest full collection, in percent; -1 before the first. */
+    /** True if G1 collects this JVM: its pauses measure H1 too. */
+    static boolean onG1() {
+        return ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(gc -> G1_PAUSES.equals(gc.getName()));
+    }
+
+    /** The old generation's fill after the latest collection that measures it, in percent; -1 before the first. */
     int percent() {
         return percent;
     }
@@ -52,13 +63,13 @@ final class H1Pressure implements NotificationListener {
         }
         GarbageCollectionNotificationInfo info =
             GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
-        if (!MAJOR_GC.equals(info.getGcAction())) {
+        if (!MAJOR_GC.equals(info.getGcAction()) && !G1_PAUSES.equals(info.getGcName())) {
             return;
         }
         int after = oldGenPercent(info.getGcInfo().getMemoryUsageAfterGc());
         if (after >= 0) {
             percent = after;
-            afterFullGc.accept(after);
+            afterMeasuringGc.accept(after);
         }
     }
 

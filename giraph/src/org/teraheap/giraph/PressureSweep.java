@@ -20,9 +20,10 @@ import org.teraheap.TeraHeap;
  * store's transient map, one {@code OutEdges} per source vertex, until the whole input has been
  * read; a superstep's incoming messages fill the incoming store until it ends. Edges or one
  * superstep's messages larger than H1 would die of GC overhead before they are tagged. So every
- * full collection that leaves the old generation at least {@link #occupancyPercent} full starts a
- * sweep on a daemon thread, which tags the byte arrays gathered so far, under the locks Giraph's
- * writers take, with the label they will get anyway; the next full collection moves them.
+ * collection that measures H1 ({@link H1Pressure}) and leaves the old generation at least
+ * {@link #occupancyPercent} full starts a sweep on a daemon thread, which tags the byte arrays
+ * gathered so far, under the locks Giraph's writers take, with the label they will get anyway;
+ * the next full collection (under G1, the next pause) moves them.
  *
  * <p>An array that grows after it moved is copied by Giraph into H1 (and tagged by a later
  * sweep); the copy it replaced stays in its group's regions, which costs H2 space, not DRAM:
@@ -40,7 +41,7 @@ final class PressureSweep {
     /** The edge store is not one this class knows: edges are not swept (messages still are). */
     private volatile boolean edgeStoreUnknown;
 
-    /** Sweeps after full GCs that leave the old generation {@code occupancyPercent} full; 0: never. */
+    /** Sweeps after measuring GCs that leave the old generation {@code occupancyPercent} full; 0: never. */
     PressureSweep(GiraphPlacement placement, int occupancyPercent) {
         this.placement = placement;
         this.occupancyPercent = occupancyPercent;
@@ -67,8 +68,8 @@ final class PressureSweep {
         this.serverData = new WeakReference<>(worker);
     }
 
-    /** A full collection left the old generation {@code percent} full. */
-    void afterFullGc(int percent) {
+    /** A collection that measures H1 (H1Pressure) left the old generation {@code percent} full. */
+    void afterMeasuringGc(int percent) {
         if (occupancyPercent == 0 || percent < occupancyPercent || serverData.get() == null
                 || (loading && edgeStoreUnknown) || !running.compareAndSet(false, true)) {
             return;
@@ -119,7 +120,7 @@ final class PressureSweep {
             placement.edgesTaggedDuringInput(tagged[0]);
         }
         TeraHeap.move(label);
-        placement.verboseLog("sweep: old generation %d%% full after a full GC; %d %s buffers (%d MB)"
+        placement.verboseLog("sweep: old generation %d%% full after a GC; %d %s buffers (%d MB)"
             + " tagged in %d ms (label %#x)", percent, tagged[0], edges ? "edge" : "message",
             tagged[1] >> 20, (System.nanoTime() - start) / 1_000_000, label);
     }

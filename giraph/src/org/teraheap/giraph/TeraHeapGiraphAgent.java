@@ -35,8 +35,9 @@ import org.teraheap.TeraHeap;
  *
  * <p>Agent options, comma separated after {@code =}: {@code verbose} (one line per superstep on
  * standard error), {@code verify} (also checks samples of the tagged objects for having reached
- * H2; for tests), {@code sweepAt=<percent>} (the old generation's fill after a full GC from
- * which edges still loading and messages still arriving are tagged; default 80, 0 never) and
+ * H2; for tests), {@code sweepAt=<percent>} (the old generation's fill after a full GC, or
+ * under G1 any pause, from which edges still loading and messages still arriving are tagged;
+ * default 80, 0 never) and
  * {@code moveAt=<percent>} (the fill from which the edges and a superstep's complete messages are
  * advised to move; default 80, 0 always).
  */
@@ -46,10 +47,10 @@ public final class TeraHeapGiraphAgent {
     private static final String WRITABLE_UTILS = "org.apache.giraph.utils.WritableUtils";
 
     private static final String SWEEP_AT = "sweepAt=";
-    /** The old generation's fill after a full GC from which data still gathering is tagged. */
+    /** The old generation's fill after a measuring GC (H1Pressure) from which data still gathering is tagged. */
     private static final int DEFAULT_SWEEP_AT = 80;
     private static final String MOVE_AT = "moveAt=";
-    /** The old generation's fill after a full GC from which edges and messages move to H2. */
+    /** The old generation's fill after a measuring GC (H1Pressure) from which edges and messages move to H2. */
     private static final int DEFAULT_MOVE_AT = 80;
 
     private TeraHeapGiraphAgent() {
@@ -94,7 +95,8 @@ public final class TeraHeapGiraphAgent {
         GiraphPlacement.install(verbose, verify, sweepAt, moveAt);
         GiraphPlacement.log("edges and messages go to H2 (%d MB) %s", TeraHeap.stats().capacityBytes() >> 20,
             moveAt == 0 ? "as soon as they are complete"
-                : "once a full GC leaves the old generation at least " + moveAt + "% full");
+                : "once a " + (H1Pressure.onG1() ? "G1 pause" : "full GC") + " leaves the old generation at least "
+                    + moveAt + "% full");
 
         new AgentBuilder.Default()
             .disableClassFormatChanges()
