@@ -9,7 +9,7 @@
 #    the benchmark suite at scale 1 in every configuration; then a subset on Spark 4 (SPARK4_CHECKS);
 #  - the hybrid DRAM/NVM RDD cache's tests (tests/hybrid/run.sh): its agent on unmodified Spark 3.5;
 #  - the Giraph tests (tests/giraph/run.sh): every Giraph workload on a small graph, with the agent,
-#    in every configuration, against a reference computed without Giraph.
+#    under Parallel and under G1, against a reference computed without Giraph.
 #  - the remote-H2 tests (tests/remote/run.sh): H2 on an NBD device, data and faults (as root with
 #    cgroup v1's memory controller; else counted as skipped).
 # Extra arguments go to jtreg and run those JVM tests only, e.g.
