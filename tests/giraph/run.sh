@@ -66,7 +66,7 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do jvm+=("$1"); shift; done
   [ $# -gt 0 ] && { shift; bench=("$@"); }
   local gc=(-XX:+UseParallelGC)
-  [[ $config == *g1* ]] && gc=("${G1[@]}" -Xlog:gc:file="$OUT/logs/giraph-$w-$config.gc.log")
+  [[ $config == *g1* ]] && gc=("${G1[@]}" -Xlog:gc:file="$OUT/logs/giraph-$w-$config.gc.log"::filecount=0)
   "$java" -Xmx256m "${gc[@]}" "${jvm[@]}" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
     --graph "$GRAPH" --out "$out" --gc-each-superstep "${bench[@]}" >"$log" 2>&1
   local status=$? reason=""
@@ -98,8 +98,13 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
     fi
     echo "$w $config $space" >>"$OUT/h2-space.txt"
   fi
-  if [ $status -eq 0 ] && [[ $config == *g1-pauses ]] && grep -q 'Pause Full' "$OUT/logs/giraph-$w-$config.gc.log"; then
-    status=1; reason="a full GC ran, though every collection was to be a G1 pause or a marking cycle"
+  local gc_log=$OUT/logs/giraph-$w-$config.gc.log
+  if [ $status -eq 0 ] && [[ $config == *g1-pauses* ]]; then
+    if ! grep -q 'Pause Young' "$gc_log" 2>/dev/null; then
+      status=1; reason="no G1 pause in the GC log ($gc_log)"
+    elif grep -q 'Pause Full' "$gc_log"; then
+      status=1; reason="a full GC ran, though every collection was to be a G1 pause or a marking cycle"
+    fi
   fi
   if [ $status -eq 0 ] && { [ "$config" = off ] || [ "$config" = stock ]; }; then
     # With TeraHeap off or a stock JVM the agent does nothing, and says so in one line.

@@ -17,9 +17,10 @@ import com.sun.management.GarbageCollectionNotificationInfo;
  * How full H1 is: the old generation's use after the latest collection that measures it, as a
  * percent of its maximum. Under Parallel that is a full collection, which leaves only live data.
  * G1 seldom runs one: its young and mixed pauses measure too. What they leave in the old
- * generation may include data that died since G1's last marking, but G1 marks and collects it
- * once the old generation passes its marking threshold (45% at most by default), so a value
- * above that says H1 holds data it cannot shed. The agent moves data to H2, and sweeps it from
+ * generation may include data that died since G1's last marking; G1 starts marking once the old
+ * generation passes its initiating threshold (45% at first, then adapted to the program's
+ * allocation) and its mixed pauses collect what marking found dead, so a high value after a
+ * pause mostly says H1 holds data it cannot shed, and at worst moves data a little early. The agent moves data to H2, and sweeps it from
  * Giraph's stores, only when this says H1 cannot hold it.
  */
 final class H1Pressure implements NotificationListener {
