@@ -65,8 +65,8 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
   local jvm=() bench=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do jvm+=("$1"); shift; done
   [ $# -gt 0 ] && { shift; bench=("$@"); }
-  local gc=(-XX:+UseParallelGC)
-  [[ $config == *g1* ]] && gc=("${G1[@]}" -Xlog:gc:file="$OUT/logs/giraph-$w-$config.gc.log"::filecount=0)
+  local gc=(-XX:+UseParallelGC) gc_log=$OUT/logs/giraph-$w-$config.gc.log
+  [[ $config == *g1* ]] && gc=("${G1[@]}" -Xlog:gc:file="$gc_log"::filecount=0)
   "$java" -Xmx256m "${gc[@]}" "${jvm[@]}" -cp "$CP" org.teraheap.bench.giraph.GiraphBench "$w" \
     --graph "$GRAPH" --out "$out" --gc-each-superstep "${bench[@]}" >"$log" 2>&1
   local status=$? reason=""
@@ -98,7 +98,6 @@ run() {  # workload config java [jvm options...] [-- GiraphBench options...]
     fi
     echo "$w $config $space" >>"$OUT/h2-space.txt"
   fi
-  local gc_log=$OUT/logs/giraph-$w-$config.gc.log
   if [ $status -eq 0 ] && [[ $config == *g1-pauses* ]]; then
     if ! grep -q 'Pause Young' "$gc_log" 2>/dev/null; then
       status=1; reason="no G1 pause in the GC log ($gc_log)"

@@ -70,8 +70,9 @@ public final class TeraHeapProcess {
      * G1's settings, in place of {@link #GC_VARIANTS}, each with heap verification: every region
      * compacted by full GCs, uncompressed oops, 16-byte object alignment, eight GC threads, and a
      * concurrent cycle started at nearly every young pause (so mixed pauses too), periodic
-     * concurrent cycles every 100 ms the program lets G1 idle, and groups moved at full GCs only (-XX:-TeraHeapG1MoveInPauses; the other settings move them at the young
-     * pause after move(), as far as they lie in its collection set). (Full GCs caused
+     * concurrent cycles every 100 ms the program lets G1 idle, and groups moved at full GCs only
+     * (-XX:-TeraHeapG1MoveInPauses; the other settings move them at the young pause after
+     * move(), as far as they lie in its collection set). (Full GCs caused
      * by allocation failure are not among them yet: G1 avoids them, and a test that fills the
      * heap until one comes may end in an OutOfMemoryError instead.)
      */

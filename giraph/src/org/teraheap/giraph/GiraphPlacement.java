@@ -20,9 +20,9 @@ import org.teraheap.TeraHeap;
  *   <li>Vertices and their values, written every superstep, stay in H1.</li>
  * </ul>
  * Both move only while H1 is under pressure: the latest collection that measures H1
- * ({@link H1Pressure}) left the old generation at least {@link #moveAt} percent full. While H1 holds them, copying them to H2 and reading them
- * back there costs more than keeping them (the edges are byte arrays, which the collector does
- * not trace). Edges are tagged as they load, so that they can move whenever pressure comes (and
+ * ({@link H1Pressure}) left the old generation at least {@link #moveAt} percent full. While H1
+ * holds them, copying them to H2 and reading them back there costs more than keeping them (the
+ * edges are byte arrays, which the collector does not trace). Edges are tagged as they load, so that they can move whenever pressure comes (and
  * past the JVM's high threshold without advice); messages, which die with the superstep that
  * reads them, are tagged only under pressure. A group moves at the next full collection (under
  * G1, at the next young or mixed pause, as far as it lies in that pause's collection set); groups

@@ -20,8 +20,9 @@ import com.sun.management.GarbageCollectionNotificationInfo;
  * generation may include data that died since G1's last marking; G1 starts marking once the old
  * generation passes its initiating threshold (45% at first, then adapted to the program's
  * allocation) and its mixed pauses collect what marking found dead, so a high value after a
- * pause mostly says H1 holds data it cannot shed, and at worst moves data a little early. The agent moves data to H2, and sweeps it from
- * Giraph's stores, only when this says H1 cannot hold it.
+ * pause mostly says H1 holds data it cannot shed (at worst, data moves a little early). The
+ * agent moves data to H2, and sweeps it from Giraph's stores, only when this says H1 cannot
+ * hold it.
  */
 final class H1Pressure implements NotificationListener {
     private static final String MAJOR_GC = "end of major GC";
@@ -36,7 +37,7 @@ final class H1Pressure implements NotificationListener {
         this.afterMeasuringGc = afterMeasuringGc;
     }
 
-    /** Listens to this JVM's collectors; {@code afterMeasuringGc} gets the percent after each that measures H1. */
+    /** Listens to this JVM's collectors; {@code afterMeasuringGc} gets the percent after each measuring one. */
     static H1Pressure install(IntConsumer afterMeasuringGc) {
         H1Pressure pressure = new H1Pressure(afterMeasuringGc);
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -49,10 +50,11 @@ final class H1Pressure implements NotificationListener {
 
     /** True if G1 collects this JVM: its pauses measure H1 too. */
     static boolean onG1() {
-        return ManagementFactory.getGarbageCollectorMXBeans().stream().anyMatch(gc -> G1_PAUSES.equals(gc.getName()));
+        return ManagementFactory.getGarbageCollectorMXBeans().stream()
+            .anyMatch(gc -> G1_PAUSES.equals(gc.getName()));
     }
 
-    /** The old generation's fill after the latest collection that measures it, in percent; -1 before the first. */
+    /** The old generation's fill after the latest measuring collection, in percent; -1 before one. */
     int percent() {
         return percent;
     }

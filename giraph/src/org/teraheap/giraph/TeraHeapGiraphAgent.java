@@ -37,9 +37,8 @@ import org.teraheap.TeraHeap;
  * standard error), {@code verify} (also checks samples of the tagged objects for having reached
  * H2; for tests), {@code sweepAt=<percent>} (the old generation's fill after a full GC, or
  * under G1 any pause, from which edges still loading and messages still arriving are tagged;
- * default 80, 0 never) and
- * {@code moveAt=<percent>} (the fill from which the edges and a superstep's complete messages are
- * advised to move; default 80, 0 always).
+ * default 80, 0 never) and {@code moveAt=<percent>} (the fill from which the edges and a
+ * superstep's complete messages are advised to move; default 80, 0 always).
  */
 public final class TeraHeapGiraphAgent {
     private static final String VERTEX = "org.apache.giraph.graph.DefaultVertex";
@@ -47,10 +46,10 @@ public final class TeraHeapGiraphAgent {
     private static final String WRITABLE_UTILS = "org.apache.giraph.utils.WritableUtils";
 
     private static final String SWEEP_AT = "sweepAt=";
-    /** The old generation's fill after a measuring GC (H1Pressure) from which data still gathering is tagged. */
+    /** The old generation's fill (H1Pressure) from which data still gathering is tagged. */
     private static final int DEFAULT_SWEEP_AT = 80;
     private static final String MOVE_AT = "moveAt=";
-    /** The old generation's fill after a measuring GC (H1Pressure) from which edges and messages move to H2. */
+    /** The old generation's fill (H1Pressure) from which edges and messages move to H2. */
     private static final int DEFAULT_MOVE_AT = 80;
 
     private TeraHeapGiraphAgent() {
