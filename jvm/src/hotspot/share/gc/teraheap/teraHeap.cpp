@@ -254,6 +254,7 @@ void TeraHeap::collect() {
   const size_t evacuated = TeraHeapEvacuation::evacuate();
   _moved_this_gc = objects > 0 || evacuated > 0;
   if (_moved_this_gc) {
+    TeraHeapRoots::sweep_soon();
     _regions->sort_in_use();
     collector->moves_done();
   }
@@ -277,12 +278,14 @@ void TeraHeap::collect() {
                           TeraHeapObjectStarts::committed_bytes() / K);
 }
 
-void TeraHeap::move_in_pause() {
+void TeraHeap::move_in_pause(bool old_roots) {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
   GrowableArray<TeraHeapMoveTask::Group> groups;
   GrowableArray<jlong> offered;
-  TeraHeapRoots::offer_to_pause([&](oop root, jlong label) {
+  TeraHeapCollector* const collector = TeraHeapCollector::current();
+  TeraHeapRoots::offer_to_pause(old_roots, [&](oop root) { return collector->is_marked(root); },
+                                [&](oop root, jlong label) {
     groups.append(TeraHeapMoveTask::Group{root, label, true, false, false, 0, 0});
     offered.append_if_missing(label);
   });
@@ -313,6 +316,7 @@ void TeraHeap::move_in_pause() {
     }
   }
   TeraHeapRoots::consume_hints_of_moved(&offered);
+  TeraHeapRoots::sweep_soon();
   if (Atomic::load(&shared.h2_full)) {
     // Once a marking cycle frees H2's space, a later pause tries again.
     TeraHeapRoots::offer_again_those_in_h1();

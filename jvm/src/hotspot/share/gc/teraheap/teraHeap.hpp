@@ -83,8 +83,10 @@ public:
   // A pause that moves (G1's young and mixed ones), before evacuation: the
   // groups advised since the last such pause move what of them the
   // collector lets move now (TeraHeapCollector::is_marked); the collector's
-  // evacuation then redirects references to the old copies.
-  static void move_in_pause();
+  // evacuation then redirects references to the old copies. With
+  // `old_roots`, roots that an earlier pause left in H1 are offered again if
+  // the collector lets them move now (a mixed pause collecting their region).
+  static void move_in_pause(bool old_roots);
   // Frees every region left dead; returns how many. A full GC's collect()
   // does, and under G1 so does the Remark of a marking cycle (TeraHeapG1Marking).
   static size_t free_dead_regions();

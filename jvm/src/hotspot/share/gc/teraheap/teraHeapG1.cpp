@@ -7,6 +7,7 @@
 #include "precompiled.hpp"
 #include "gc/g1/g1CardTable.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1CollectionSet.hpp"
 #include "gc/g1/g1CollectionSetCandidates.hpp"
 #include "gc/g1/g1FullCollector.inline.hpp"
 #include "gc/g1/g1FullGCMarker.inline.hpp"
@@ -27,10 +28,12 @@
 #include "gc/teraheap/teraHeapG1.inline.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapG1Marking.hpp"
+#include "gc/teraheap/teraHeapG1RootRegions.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "gc/teraheap/teraHeapRoots.hpp"
 #include "gc/teraheap/teraHeapTrace.inline.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
 #include "gc/teraheap/teraheap_globals.hpp"
@@ -204,7 +207,9 @@ void TeraHeapG1::initialize(ReservedSpace heap_rs) {
   }
   _h2_cards_end = cards.base() + h2_cards;
   TeraHeapForwarding::initialize();
-  TeraHeapG1Targets::initialize((uint)((heap_rs.size() - h2_reserved) / HeapRegion::GrainBytes));
+  const uint g1_regions = (uint)((heap_rs.size() - h2_reserved) / HeapRegion::GrainBytes);
+  TeraHeapG1Targets::initialize(g1_regions);
+  TeraHeapG1RootRegions::initialize(g1_regions);
   TeraHeapG1Collector* collector = new TeraHeapG1Collector(cards.last_part(h2_cards),
                                                            (CardTable::CardValue*)cards.base());
   log_debug(gc, init)("TeraHeap card table: H2's [" PTR_FORMAT ", " PTR_FORMAT "), G1's [" PTR_FORMAT ", " PTR_FORMAT ")",
@@ -287,7 +292,9 @@ void TeraHeapG1::pre_evacuate() {
     return;
   }
   g1_collector()->set_pause_moving(true);
-  TeraHeap::move_in_pause();
+  const bool old_roots = G1CollectedHeap::heap()->collection_set()->old_region_length() > 0 &&
+                         !TeraHeapG1RootRegions::is_empty();
+  TeraHeap::move_in_pause(old_roots);
   g1_collector()->set_pause_moving(false);
 }
 
@@ -295,6 +302,7 @@ void TeraHeapG1::marking_begins() {
   // The concurrent start pause reads all cards but the summarized ones, and
   // every summary: what H2 refers into is found anew.
   TeraHeapG1Targets::clear();
+  TeraHeapG1RootRegions::clear();
   TeraHeapG1Marking::begin();
 }
 
@@ -309,6 +317,9 @@ void TeraHeapG1::marking_complete() {
 void TeraHeapG1::marking_done() {
   const size_t freed = TeraHeap::free_dead_regions();
   TeraHeapG1Marking::marking_done();
+  // Weak processing has cleared the handles of dead roots.
+  TeraHeapRoots::sweep_soon();
+  TeraHeapG1RootRegions::find();
   TeraHeapRegions* const regions = TeraHeap::regions();
   if (freed > 0) {
     TeraHeapEvents::regions_freed(freed, freed * TeraHeapRegionSize, regions->regions_in_use(), regions->used_bytes());
@@ -321,6 +332,7 @@ void TeraHeapG1::marking_done() {
 void TeraHeapG1::full_gc_prepare(G1FullCollector* collector) {
   // A full GC abandons a marking cycle under way, and decides anew.
   TeraHeapG1Marking::abort();
+  TeraHeapG1RootRegions::clear();
   g1_collector()->set_full_gc(collector);
   TeraHeap::prepare_marking();
 }

@@ -31,7 +31,10 @@ void TeraHeapRoots::sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
   int kept = 0;
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapTaggedRoot e = _roots->at(i);
-    if (JNIHandles::is_global_weak_cleared(e.root) || TeraHeapAddressSpace::contains(JNIHandles::resolve(e.root))) {
+    // No keep-alive: under G1, resolving every root while marking would
+    // keep each dead one alive through the cycle, and its entry with it.
+    oop root = resolve_no_keepalive(e.root);
+    if (root == NULL || TeraHeapAddressSpace::contains(root)) {
       dead->append(e.root);
     } else {
       _roots->at_put(kept++, e);
@@ -39,6 +42,16 @@ void TeraHeapRoots::sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
   }
   _roots->trunc_to(kept);
   _sweep_at = MAX2(64, 2 * kept);
+  // A table that held millions of roots at a peak (a superstep's messages)
+  // keeps no room for them once they have died or moved.
+  if (_roots->max_length() > 2 * _sweep_at) {
+    GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* smaller = new GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>(_sweep_at);
+    for (int i = 0; i < kept; i++) {
+      smaller->append(_roots->at(i));
+    }
+    delete _roots;
+    _roots = smaller;
+  }
 }
 
 void TeraHeapRoots::add(Handle root, jlong label) {
@@ -56,6 +69,11 @@ void TeraHeapRoots::add(Handle root, jlong label) {
   }
 }
 
+void TeraHeapRoots::sweep_soon() {
+  MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
+  _sweep_at = MIN2(_sweep_at, _roots->length() + 1);
+}
+
 void TeraHeapRoots::advise_move(jlong label) {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
   _movable->append_if_missing(label);
@@ -70,7 +88,7 @@ size_t TeraHeapRoots::live_count() {
   MutexLocker ml(_lock, Mutex::_no_safepoint_check_flag);
   size_t live = 0;
   for (int i = 0; i < _roots->length(); i++) {
-    oop root = JNIHandles::resolve(_roots->at(i).root);
+    oop root = resolve_no_keepalive(_roots->at(i).root);
     if (root != NULL && !TeraHeapAddressSpace::contains(root)) {
       live++;
     }

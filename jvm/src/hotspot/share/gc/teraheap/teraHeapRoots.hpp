@@ -30,7 +30,9 @@ class TeraHeapRoots : AllStatic {
   static Mutex* _lock;
   static GrowableArrayCHeap<TeraHeapTaggedRoot, mtGC>* _roots;   // in tagging order
   static GrowableArrayCHeap<jlong, mtGC>* _movable;              // labels with a move hint
-  // Entries whose root died are dropped when the table has doubled since the last sweep.
+  // Entries whose root died or reached H2 are dropped when the table has
+  // doubled since the last sweep; the table then gives back what it no
+  // longer needs.
   static int _sweep_at;
 
   static void sweep(GrowableArrayCHeap<jweak, mtGC>* dead);
@@ -42,6 +44,8 @@ public:
   static oop resolve_no_keepalive(jweak handle);
 
   static void add(Handle root, jlong label);
+  // At a safepoint, after roots moved to H2 or died: the next add() sweeps.
+  static void sweep_soon();
   static void advise_move(jlong label);
 
   static bool has_move_hint(jlong label);
@@ -55,8 +59,14 @@ public:
   // For a pause that moves (G1's young and mixed ones), at a safepoint:
   // calls f(root, label) for every live tagged root in H1 whose label has a
   // move hint and that no such pause was offered yet, and marks it offered
-  // (teraHeapRoots.inline.hpp). A root that stays in H1 is left to full GCs.
-  template <typename F> static void offer_to_pause(F f);
+  // (teraHeapRoots.inline.hpp). If `again`, a root offered before is offered
+  // again where taken_now(root) says this pause may move it (a mixed pause
+  // that collects its old region); else a root that stayed in H1 is left to
+  // full GCs.
+  template <typename F, typename P> static void offer_to_pause(bool again, P taken_now, F f);
+  // At a safepoint, with no keep-alive: calls f(root) for every tagged root
+  // in H1 whose label has a move hint (teraHeapRoots.inline.hpp).
+  template <typename F> static void advised_in_h1_do(F f);
   // After such a pause: of the labels in `offered`, those with no tagged
   // root left in H1 have their hints used up.
   static void consume_hints_of_moved(const GrowableArray<jlong>* offered);

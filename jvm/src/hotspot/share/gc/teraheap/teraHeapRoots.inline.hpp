@@ -1,5 +1,5 @@
 /*
- * Tagged roots, walked at full GCs.
+ * Tagged roots, walked at full GCs and at pauses that move.
  *
  * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
@@ -24,21 +24,39 @@ void TeraHeapRoots::roots_do(F f) {
   }
 }
 
-template <typename F>
-void TeraHeapRoots::offer_to_pause(F f) {
+template <typename F, typename P>
+void TeraHeapRoots::offer_to_pause(bool again, P taken_now, F f) {
   // Every young pause asks: most find no hint.
   if (_movable->is_empty()) {
     return;
   }
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapTaggedRoot* e = _roots->adr_at(i);
-    if (e->offered || !_movable->contains(e->label)) {
+    if ((e->offered && !again) || !_movable->contains(e->label)) {
       continue;
     }
     oop root = resolve_no_keepalive(e->root);
+    if (root == NULL || TeraHeapAddressSpace::contains(root) || (e->offered && !taken_now(root))) {
+      continue;
+    }
+    e->offered = true;
+    f(root, e->label);
+  }
+}
+
+template <typename F>
+void TeraHeapRoots::advised_in_h1_do(F f) {
+  if (_movable->is_empty()) {
+    return;
+  }
+  for (int i = 0; i < _roots->length(); i++) {
+    const TeraHeapTaggedRoot& e = _roots->at(i);
+    if (!_movable->contains(e.label)) {
+      continue;
+    }
+    oop root = resolve_no_keepalive(e.root);
     if (root != NULL && !TeraHeapAddressSpace::contains(root)) {
-      e->offered = true;
-      f(root, e->label);
+      f(root);
     }
   }
 }
