@@ -63,7 +63,8 @@ public final class TeraHeapProcess {
     /** TeraHeap on G1, while the port is built (docs/g1.md). */
     public static final String[] G1_FLAGS = {"-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC",
         "-XX:+TeraHeapG1InProgress"};
-    private static final String[] G1_VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC",
+    /** Heap verification under G1, during its concurrent cycles too. */
+    public static final String[] G1_VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC",
         "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"};
 
     /**
@@ -154,6 +155,38 @@ public final class TeraHeapProcess {
             }
         }
         throw new IllegalStateException("no full-GC collector (PS MarkSweep, G1 Old Generation): is TeraHeap on?");
+    }
+
+    /** In a child: how many collections the GC bean named {@code name} has counted. */
+    public static long collections(String name) {
+        for (java.lang.management.GarbageCollectorMXBean b
+                : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (b.getName().equals(name)) {
+                return b.getCollectionCount();
+            }
+        }
+        throw new IllegalStateException("no collector " + name);
+    }
+
+    /**
+     * Runs {@code main} in a child with TeraHeap on G1 ({@link #G1_FLAGS}), {@code flags}, then
+     * {@code mode}; fails the test unless the child exits with 0.
+     */
+    public static OutputAnalyzer runOnG1(Class<?> main, String[] mode, String... flags) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap"));
+        cmd.addAll(Arrays.asList(G1_FLAGS));
+        cmd.addAll(Arrays.asList(flags));
+        cmd.addAll(Arrays.asList(mode));
+        cmd.add(main.getName());
+        OutputAnalyzer out = run(cmd.toArray(new String[0]));
+        out.shouldHaveExitValue(0);
+        return out;
+    }
+
+    public static String[] concat(String[] a, String... b) {
+        String[] r = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
     }
 
     /** A number the JVM's log gives in hexadecimal, without its 0x. */

@@ -11,10 +11,7 @@
  * @run main/othervm/timeout=1200 TestTeraHeapG1OldRoots
  */
 
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
-import java.util.ArrayList;
 import java.util.List;
 
 import jdk.test.lib.process.OutputAnalyzer;
@@ -23,26 +20,17 @@ public class TestTeraHeapG1OldRoots {
     static final int BUFFERS = 640;            // 40 MB of 64 KB buffers: 16% of H1
     static final int BUFFER_BYTES = 64 * 1024; // below half a 1 MB region: not humongous
 
-    static long count(String collector) {
-        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (b.getName().equals(collector)) {
-                return b.getCollectionCount();
-            }
-        }
-        throw new IllegalStateException("no collector " + collector);
-    }
-
     static volatile Object sink;
 
     /** Allocates short-lived arrays until `pauses` more young (or mixed) pauses have run. */
     static void youngPauses(int pauses) {
-        final long target = count("G1 Young Generation") + pauses;
-        for (int i = 0; i < 100_000 && count("G1 Young Generation") < target; i++) {
+        final long target = TeraHeapProcess.collections("G1 Young Generation") + pauses;
+        for (int i = 0; i < 100_000 && TeraHeapProcess.collections("G1 Young Generation") < target; i++) {
             for (int k = 0; k < 256; k++) {
                 sink = new byte[1000];
             }
         }
-        TeraHeapProcess.check(count("G1 Young Generation") >= target, "young pauses ran");
+        TeraHeapProcess.check(TeraHeapProcess.collections("G1 Young Generation") >= target, "young pauses ran");
     }
 
     static byte[] buffer(int i) {
@@ -108,7 +96,7 @@ public class TestTeraHeapG1OldRoots {
             TeraHeapProcess.check(dropped.get() == null, "the dropped root died rather than moving");
             TeraHeapProcess.check(org.teraheap.TeraHeap.stats().taggedRoots() == 0,
                     "no tagged root is left in H1: " + org.teraheap.TeraHeap.stats().taggedRoots());
-            TeraHeapProcess.check(count("G1 Old Generation") == 0, "no full GC ran");
+            TeraHeapProcess.check(TeraHeapProcess.collections("G1 Old Generation") == 0, "no full GC ran");
             youngPauses(3);
             TeraHeapProcess.check(sum(buffers) == expected, "they still read back the same");
             System.out.println("OLD-ROOTS-OK");
@@ -116,32 +104,15 @@ public class TestTeraHeapG1OldRoots {
     }
 
     public static void main(String[] args) throws Exception {
-        String[] verify = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC",
-            "-XX:+VerifyDuringGC"};
-        List<String[]> modes = new ArrayList<>();
-        modes.add(new String[] {});
-        modes.add(verify);
-        modes.add(concat(verify, "-XX:ParallelGCThreads=8"));
-        for (String[] mode : modes) {
-            List<String> flags = new ArrayList<>(List.of("-XX:+EnableTeraHeap"));
-            flags.addAll(List.of(TeraHeapProcess.G1_FLAGS));
-            flags.addAll(List.of("-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=1g", "-XX:TeraHeapRegionSize=8m",
-                    "-XX:G1HeapRegionSize=1m", "-XX:MaxTenuringThreshold=0", "-XX:+ExplicitGCInvokesConcurrent",
-                    "-Xlog:gc,gc+teraheap=debug"));
-            flags.addAll(List.of(mode));
-            flags.add(Child.class.getName());
-            OutputAnalyzer out = TeraHeapProcess.run(flags.toArray(new String[0]));
-            out.shouldHaveExitValue(0);
+        String[] verify = TeraHeapProcess.G1_VERIFY;
+        for (String[] mode : List.of(new String[] {}, verify, TeraHeapProcess.concat(verify, "-XX:ParallelGCThreads=8"))) {
+            OutputAnalyzer out = TeraHeapProcess.runOnG1(Child.class, mode, "-Xms256m", "-Xmx256m",
+                    "-XX:TeraHeapSize=1g", "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m",
+                    "-XX:MaxTenuringThreshold=0", "-XX:+ExplicitGCInvokesConcurrent", "-Xlog:gc,gc+teraheap=debug");
             out.shouldContain("OLD-ROOTS-OK");
             out.shouldContain("Advised roots left in H1: 640 ");
             TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Young (Mixed)") > 0, "mixed pauses ran");
             TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Full") == 0, "no full GC in the log");
         }
-    }
-
-    static String[] concat(String[] a, String... b) {
-        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, r, a.length, b.length);
-        return r;
     }
 }
