@@ -16,8 +16,7 @@ class HeapRegion;
 // root promoted before its move() hint (most of Giraph's buffers are) lies in
 // an old region that mixed pauses skip, for its data is live. Remark counts,
 // per such region, the bytes of those roots: G1's policy takes them as bytes
-// a mixed pause frees, for they leave H1 for H2 (TeraHeapG1::
-// live_bytes_staying). The region then gets its remembered set rebuilt, is
+// a mixed pause frees, for they leave H1 for H2 (live_bytes_staying). The region then gets its remembered set rebuilt, is
 // chosen as a candidate and collected, and that pause offers its roots again.
 // The counts stay as Remark found them until the next cycle begins (or a full
 // GC), so that every candidate's reclaimable bytes stay what G1 summed.
@@ -43,8 +42,9 @@ public:
   static size_t live_bytes_staying(const HeapRegion* hr, size_t live_bytes) {
     return live_bytes - MIN2(live_bytes, bytes(hr));
   }
-  // Such a region: mixed pauses take it before other candidates, and
-  // G1HeapWastePercent never prunes it, for its roots were advised to move.
+  // Such a region: G1HeapWastePercent never prunes it (nor, as G1 prunes
+  // from the least efficient end, a candidate before it), for its roots were
+  // advised to move.
   static bool holds_roots_to_move(const HeapRegion* hr) { return bytes(hr) > 0; }
   static size_t bytes(const HeapRegion* hr);
 };
