@@ -28,7 +28,7 @@ FACADE_CALLERS = {"teraHeap": {"teraHeapNatives", "teraHeapParallel", "teraHeapG
 COLLECTOR_FILES = {
     "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapH1Sizer",
                  "teraHeapRedirect"},
-    "g1": {"teraHeapG1", "teraHeapG1CardScan", "teraHeapG1Targets"},
+    "g1": {"teraHeapG1", "teraHeapG1CardScan", "teraHeapG1RootRegions", "teraHeapG1Targets"},
 }
 
 
