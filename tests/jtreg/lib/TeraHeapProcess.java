@@ -148,24 +148,19 @@ public final class TeraHeapProcess {
     }
 
     private static long fullGCCount() {
-        for (java.lang.management.GarbageCollectorMXBean b
-                : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (b.getName().equals("PS MarkSweep") || b.getName().equals("G1 Old Generation")) {
-                return b.getCollectionCount();
-            }
-        }
-        throw new IllegalStateException("no full-GC collector (PS MarkSweep, G1 Old Generation): is TeraHeap on?");
+        return collections("PS MarkSweep", "G1 Old Generation");
     }
 
-    /** In a child: how many collections the GC bean named {@code name} has counted. */
-    public static long collections(String name) {
+    /** In a child: how many collections the first GC bean with one of {@code names} has counted. */
+    public static long collections(String... names) {
+        List<String> wanted = Arrays.asList(names);
         for (java.lang.management.GarbageCollectorMXBean b
                 : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (b.getName().equals(name)) {
+            if (wanted.contains(b.getName())) {
                 return b.getCollectionCount();
             }
         }
-        throw new IllegalStateException("no collector " + name);
+        throw new IllegalStateException("no collector named " + wanted + ": is TeraHeap on, with that collector?");
     }
 
     /**

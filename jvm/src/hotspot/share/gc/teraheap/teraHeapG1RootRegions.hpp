@@ -16,8 +16,9 @@ class HeapRegion;
 // root promoted before its move() hint (most of Giraph's buffers are) lies in
 // an old region that mixed pauses skip, for its data is live. Remark counts,
 // per such region, the bytes of those roots: G1's policy takes them as bytes
-// a mixed pause frees, for they leave H1 for H2 (live_bytes_staying). The region then gets its remembered set rebuilt, is
-// chosen as a candidate and collected, and that pause offers its roots again.
+// a mixed pause frees, for they leave H1 for H2 (live_bytes_staying). The
+// region then gets its remembered set rebuilt, is chosen as a candidate and
+// collected, and that pause offers its roots again.
 // The counts stay as Remark found them until the next cycle begins (or a full
 // GC), so that every candidate's reclaimable bytes stay what G1 summed.
 class TeraHeapG1RootRegions : AllStatic {
