@@ -44,6 +44,7 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
       evict it from a full H1 storage pool (th: every block, once stored)
   thg1 TeraHeap as th, on G1 (experimental: -XX:+TeraHeapG1InProgress, docs/g1.md); blocks move
       at the young pause after they are cached, as far as they are in its collection set
+  thg1d TeraHeap on G1 as thg1, sizing H1 itself as thd does (no -Xmx; H is ignored)
   hyf, hyl, hyla  the hybrid DRAM/NVM RDD cache (build/hybrid-spark.jar, docs/hybrid.md) in its
       flat, layered and layered + AMP modes: Parallel GC, heap H, MEMORY_AND_DISK, the emulated NVM
       tier; --hybrid-options adds agent options (e.g. dram=0.0625,bandwidth=0.25,oe=4)
@@ -122,17 +123,18 @@ STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC",
          "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thu", "thev", "thg1", "hyf", "hyl", "hyla", "hyff", "hylf"]
+EXTRA_CONFIGS = ["thd", "thu", "thev", "thg1", "thg1d", "hyf", "hyl", "hyla", "hyff", "hylf"]
 # The configurations that run TeraHeap (thev: the agent's adopt=evicted, blocks taken into H2 only
 # when Spark would evict them from a full H1 storage pool; thg1: TeraHeap on G1, experimental).
-TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev", "thg1")
+TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev", "thg1", "thg1d")
 HYBRID_AGENT = BUILD / "hybrid-spark.jar"
 HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
 HYBRID_FILE_MODES = {"hyff": "flat", "hylf": "layered"}
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
                 "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
                 "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped",
-                "thev": "TeraHeap, H2 at eviction", "thg1": "TeraHeap (G1)", "hyf": "Hybrid, flat",
+                "thev": "TeraHeap, H2 at eviction", "thg1": "TeraHeap (G1)",
+                "thg1d": "TeraHeap (G1), dynamic H1", "hyf": "Hybrid, flat",
                 "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP",
                 "hyff": "Hybrid, flat, file", "hylf": "Hybrid, layered, file"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status",
@@ -183,7 +185,9 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
             options = ["mode=" + HYBRID_FILE_MODES[config], f"nvm={h2_dir or run_dir}", f"nvmSize={mb(h2)}m"]
         options = ",".join(options + ([hybrid_options] if hybrid_options else []))
         cmd += ["-XX:+UseParallelGC", f"-Xmx{mb(heap)}m", f"-javaagent:{HYBRID_AGENT}={options}"]
-    elif config == "thd":
+    elif config in ("thd", "thg1d"):
+        if config == "thg1d":
+            cmd += ["-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"]
         cmd += ["-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
@@ -256,7 +260,7 @@ def run(args):
     other = wall - minor - major - (sd if sd == sd else 0.0)
     row = {"time": stamp, "workload": args.workload, "config": args.config,
            "scale": args.scale,
-           "heap_mb": {"mo": mb(mo_heap), "thd": 0}.get(args.config, mb(heap)),
+           "heap_mb": {"mo": mb(mo_heap), "thd": 0, "thg1d": 0}.get(args.config, mb(heap)),
            "cap_mb": mb(cap), "h2_mb": mb(h2) if args.config in TERAHEAP_CONFIGS else 0, "status": status,
            "wall_s": f"{wall:.3f}", "other_s": f"{other:.3f}", "sd_s": f"{sd:.3f}",
            "minor_gc_s": f"{minor:.3f}", "major_gc_s": f"{major:.3f}",
@@ -442,7 +446,7 @@ def suite(args):
               f"Spark-MO heap {mb(mo_heap)} MB", flush=True)
         # Spark-MO's heap and TeraHeap's dynamic H1 do not depend on H: one run per cap.
         runs = [(c, h) for c in args.configs for h in heaps
-                if c not in ("mo", "thd") or caps[h] not in [caps[k] for k in heaps[:heaps.index(h)]]]
+                if c not in H_FREE or caps[h] not in [caps[k] for k in heaps[:heaps.index(h)]]]
         for rep in range(args.repeat):
             # A new order per repeat: no configuration or H always runs first, or after another.
             for config, heap in random.sample(runs, len(runs)):
@@ -537,7 +541,7 @@ def stock_in(rows):
 
 # Configurations whose heap is not H (Spark-MO's holds D; dynamic H1 has none): their rows join
 # every H of their workload and cap.
-H_FREE = ("mo", "thd")
+H_FREE = ("mo", "thd", "thg1d")
 
 
 def sweep_points(rows, w):
@@ -552,7 +556,7 @@ def table(args):
     the best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    configs = [c for c in CONFIGS + ["thev", "thg1", "hyff", "hylf"] if any(r["config"] == c for r in rows)]
+    configs = [c for c in CONFIGS + ["thev", "thg1", "thg1d", "hyff", "hylf"] if any(r["config"] == c for r in rows)]
     stock = stock_in(rows)
     best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
     # What each side must read back: the objects in H2 against the same cache serialized.

@@ -26,9 +26,9 @@ FACADE_CALLERS = {"teraHeap": {"teraHeapNatives", "teraHeapParallel", "teraHeapG
                   "teraHeapG1": set()}
 # Files that serve one collector alone, by the HotSpot directory of its headers.
 COLLECTOR_FILES = {
-    "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapH1Sizer",
+    "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapParallelH1Sizing",
                  "teraHeapRedirect"},
-    "g1": {"teraHeapG1", "teraHeapG1CardScan", "teraHeapG1RootRegions", "teraHeapG1Targets"},
+    "g1": {"teraHeapG1", "teraHeapG1CardScan", "teraHeapG1H1Sizing", "teraHeapG1RootRegions", "teraHeapG1Targets"},
 }
 
 

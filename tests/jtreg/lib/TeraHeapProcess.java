@@ -52,7 +52,7 @@ public final class TeraHeapProcess {
         {"-XX:-ScavengeBeforeFullGC"},
     };
 
-    private static final String[] VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"};
+    public static final String[] VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"};
 
     /**
      * With TERAHEAP_TEST_COLLECTOR=g1 in jtreg's environment (tests/run.sh passes it on), the

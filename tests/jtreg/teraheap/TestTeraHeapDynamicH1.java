@@ -5,13 +5,12 @@
  *          memory cgroup, a program that alternates a phase scanning data in H2 with a phase
  *          that keeps much data live in H1 makes H1 shrink (I/O wait dominates) and grow again
  *          (GC time dominates), with its data intact, no cgroup OOM kill and no crash, also under
- *          heap verification before and after every GC.
+ *          heap verification before and after every GC; on the Parallel collector and on G1.
  * @library /lib /test/lib
  * @run main/othervm/timeout=900 TestTeraHeapDynamicH1
  */
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -22,16 +21,19 @@ import org.teraheap.TeraHeap;
 
 public class TestTeraHeapDynamicH1 {
     static final long LIMIT = 512L << 20;
+    static final String[] PARALLEL = {};
 
     public static void main(String[] args) throws Exception {
         startupChecks();
-        TeraHeapProcess.CgroupRun run = phases(false);
+        TeraHeapProcess.CgroupRun run = phases(false, PARALLEL);
         if (run == null) {
             System.out.println("SKIPPED the cgroup runs: they need root and cgroup v1's memory controller");
             System.out.println("PASSED");
             return;
         }
-        phases(true);
+        phases(false, TeraHeapProcess.G1_FLAGS);
+        phases(true, PARALLEL);
+        phases(true, TeraHeapProcess.G1_FLAGS);
 
         // A budget above the cgroup's limit would let H1 grow into the OOM killer: the limit wins.
         TeraHeapProcess.CgroupRun small = TeraHeapProcess.runInMemoryCgroup(LIMIT, "-XX:+EnableTeraHeap",
@@ -61,6 +63,12 @@ public class TestTeraHeapDynamicH1 {
         TeraHeapProcess.check(maxHeap <= (1L << 30) * 9 / 10 + (4L << 20) && maxHeap >= (1L << 30) * 8 / 10,
                 "-Xmx from a 1G budget: " + maxHeap);
 
+        // Under G1 too, which sizes its heap in regions.
+        out = TeraHeapProcess.run(TeraHeapProcess.concat(TeraHeapProcess.G1_FLAGS, "-XX:+EnableTeraHeap",
+                "-XX:TeraHeapDramLimit=1g", "-Xlog:gc+teraheap+resize", "-version"));
+        out.shouldHaveExitValue(0);
+        out.shouldMatch("H1 sized at run time: DRAM budget 1024M \\(-XX:TeraHeapDramLimit\\)");
+
         // Off by default: nothing logged.
         out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xlog:gc+teraheap+resize", "-version");
         out.shouldHaveExitValue(0);
@@ -85,13 +93,17 @@ public class TestTeraHeapDynamicH1 {
 
     /**
      * Runs Phases under a 512 MB memory cgroup with nothing but -XX:+TeraHeapDynamicH1 to size
-     * H1. Returns null when no cgroup can be made.
+     * H1, on the collector that {@code collector} selects (none: Parallel). Returns null when no
+     * cgroup can be made.
      */
-    static TeraHeapProcess.CgroupRun phases(boolean verify) throws Exception {
-        List<String> flags = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
+    static TeraHeapProcess.CgroupRun phases(boolean verify, String[] collector) throws Exception {
+        System.out.println("Phases " + (verify ? "under verification " : "") + "on "
+                + (collector.length == 0 ? "Parallel" : String.join(" ", collector)));
+        List<String> flags = new ArrayList<>(List.of(collector));
+        flags.addAll(List.of("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
                 "-XX:TeraHeapSize=1g", "-XX:TeraHeapPath=.", "-Xlog:gc+teraheap+resize=debug:stdout:uptime"));
         if (verify) {
-            flags.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"));
+            flags.addAll(List.of(collector.length == 0 ? TeraHeapProcess.VERIFY : TeraHeapProcess.G1_VERIFY));
         }
         flags.add(Phases.class.getName());
         flags.add(verify ? "3" : "12");   // seconds per phase
@@ -133,6 +145,12 @@ public class TestTeraHeapDynamicH1 {
         TeraHeapProcess.check(shrinks[0] > 0, "no shrink while scanning H2 (phase 1)");
         TeraHeapProcess.check(grows[1] > 0, "no grow while much data was live in H1 (phase 2)");
         TeraHeapProcess.check(shrinks[2] > 0, "no shrink while scanning H2 again (phase 3)");
+        if (collector.length > 0) {
+            // G1 gives regions back after young pauses too, not only at Remark and full GCs.
+            Matcher sm = Pattern.compile("H1 shrunk after the pause: (\\d+)M -> (\\d+)M").matcher(out.getStdout());
+            TeraHeapProcess.check(sm.find() && Long.parseLong(sm.group(2)) < Long.parseLong(sm.group(1)),
+                    "G1's heap never shrank after a young pause");
+        }
 
         // The pages followed: the JVM's anonymous memory (H1 and the rest) is smaller after each
         // scan phase than after the live phase before or after it, and H1's committed size too.
@@ -219,13 +237,7 @@ public class TestTeraHeapDynamicH1 {
         }
 
         static long h1Committed() {
-            long sum = 0;
-            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-                if (pool.getName().startsWith("PS ")) {
-                    sum += pool.getUsage().getCommitted();
-                }
-            }
-            return sum;
+            return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
         }
 
         static void scan(long until) {

@@ -173,6 +173,9 @@ size_t TeraHeap::free_dead_regions() {
   if (freed > 0) {
     _reported_full = false;   // H2 has room again: warn again if it fills
   }
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::set_h2_data(_regions->used_bytes());
+  }
   return freed;
 }
 
@@ -330,6 +333,10 @@ void TeraHeap::move_in_pause(bool old_roots) {
   _bytes_moved += words * HeapWordSize;
   _objects_moved += task.objects_moved();
   report_h2_full(Atomic::load(&shared.h2_full), task.too_large());
+  if (TeraHeapDynamicH1) {
+    TeraHeapH1Sizer::add_h2_seconds((os::javaTimeNanos() - start) / 1e9);
+    TeraHeapH1Sizer::set_h2_data(_regions->used_bytes());
+  }
   log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in the pause, from %d groups (%d in part), "
                          "in %.3fms on %u threads; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
                          task.objects_moved(), words * HeapWordSize / K, groups.length(), in_part,

@@ -49,10 +49,6 @@ static const char* other_collector_flag() {
 static void select_parallel_collector() {
   const char* other = other_collector_flag();
   if (TeraHeapG1InProgress && UseG1GC) {
-    if (TeraHeapDynamicH1) {
-      TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 sizes the Parallel collector's generations: "
-                                 "remove it, or -XX:+UseG1GC");
-    }
     return;
   }
   if (other != NULL) {
@@ -126,8 +122,8 @@ static void check_thresholds() {
   }
 }
 
-// -XX:+TeraHeapDynamicH1 needs a budget, room between -Xms and -Xmx, and the
-// Parallel collector's own sizing to limit. -Xmx left to ergonomics becomes
+// -XX:+TeraHeapDynamicH1 needs a budget, room between -Xms and -Xmx, and,
+// under the Parallel collector, its adaptive sizing to limit. -Xmx left to ergonomics becomes
 // the budget less the page cache's reserve.
 static void check_dynamic_h1() {
   if (!FLAG_IS_DEFAULT(TeraHeapDramLimit) && FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
@@ -146,7 +142,7 @@ static void check_dynamic_h1() {
     TeraHeapStartupError::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
                                "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
   }
-  if (!UseAdaptiveSizePolicy) {
+  if (UseParallelGC && !UseAdaptiveSizePolicy) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
                                "remove -XX:-UseAdaptiveSizePolicy");
   }

@@ -53,6 +53,11 @@ public:
   virtual void moved(oop old_copy, oop copy, size_t words) = 0;
   virtual size_t h1_capacity_words() = 0;       // the most H1 may hold: the thresholds' base
   virtual size_t h1_live_words() = 0;
+  // What H1 has committed now, in bytes: the run-time sizer's view of it.
+  virtual size_t h1_committed_bytes() = 0;
+  // What H1's committed size grows and shrinks by: a generation's alignment,
+  // a region.
+  virtual size_t h1_resize_granule() = 0;
 
   // -XX:+TeraHeapStressMove: moves, with `mover`, groups rooted at old H1
   // objects that nobody tagged, until about `budget_words` have moved.

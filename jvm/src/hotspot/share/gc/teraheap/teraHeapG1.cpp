@@ -65,6 +65,8 @@ public:
   virtual CardTable::CardValue* h2_cards(MemRegion h2) { return _h2_cards; }
   virtual bool is_young(oop obj) { return G1CollectedHeap::heap()->heap_region_containing(obj)->is_young(); }
   virtual size_t h1_capacity_words() { return G1CollectedHeap::heap()->max_capacity() / HeapWordSize; }
+  virtual size_t h1_committed_bytes() { return G1CollectedHeap::heap()->capacity(); }
+  virtual size_t h1_resize_granule() { return HeapRegion::GrainBytes; }
 
   // CDS's archived objects count as unmarked: they stay where the archive
   // mapped them (closed ones are never marked; open ones are pinned). In a

@@ -5,11 +5,9 @@
  */
 
 #include "precompiled.hpp"
-#include "gc/parallel/parallelScavengeHeap.hpp"
-#include "gc/parallel/psOldGen.hpp"
-#include "gc/parallel/psVirtualspace.hpp"
-#include "gc/parallel/psYoungGen.hpp"
-#include "gc/shared/genArguments.hpp"
+#include "gc/shared/collectedHeap.hpp"
+#include "gc/shared/gc_globals.hpp"
+#include "gc/teraheap/teraHeapCollector.hpp"
 #include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapH1SizePolicy.hpp"
 #include "gc/teraheap/teraHeapH1Sizer.hpp"
@@ -17,9 +15,10 @@
 #include "gc/teraheap/teraheap_globals.hpp"
 #include "logging/log.hpp"
 #include "logging/logStream.hpp"
+#include "memory/universe.hpp"
 #include "runtime/os.hpp"
 #include "services/memoryManager.hpp"
-#include "utilities/align.hpp"
+#include "utilities/growableArray.hpp"
 
 TeraHeapH1SizePolicy TeraHeapH1Sizer::_policy;
 const char* TeraHeapH1Sizer::_budget_source = NULL;
@@ -79,14 +78,16 @@ static double io_seconds_now(bool from_psi) {
 // The collectors' accumulated pause times, as GarbageCollectorMXBean reports
 // them; the GC running now is added at its end.
 static double gc_seconds() {
-  ParallelScavengeHeap* heap = ParallelScavengeHeap::heap();
-  return (heap->young_gc_manager()->gc_time_ms() + heap->old_gc_manager()->gc_time_ms()) / 1000.0;
+  GrowableArray<GCMemoryManager*> managers = Universe::heap()->memory_managers();
+  jlong ms = 0;
+  for (int i = 0; i < managers.length(); i++) {
+    ms += managers.at(i)->gc_time_ms();
+  }
+  return ms / 1000.0;
 }
 
-// What the generations have committed, survivor spaces and slack included.
 static size_t h1_committed() {
-  return ParallelScavengeHeap::young_gen()->virtual_space()->committed_size() +
-         ParallelScavengeHeap::old_gen()->virtual_space()->committed_size();
+  return TeraHeapCollector::current()->h1_committed_bytes();
 }
 
 // The JVM's anonymous resident memory outside H1: metaspace, code, threads,
@@ -109,7 +110,8 @@ void TeraHeapH1Sizer::initialize() {
   _last_time = os::elapsedTime();
   // The generations do not exist yet: all anonymous memory is the rest's.
   _other_memory = TeraHeapKernelCounters::anonymous_resident();
-  _policy.initialize(budget, MinHeapSize, MaxHeapSize, GenAlignment, _other_memory);
+  _policy.initialize(budget, MinHeapSize, MaxHeapSize, TeraHeapCollector::current()->h1_resize_granule(),
+                     _other_memory);
   log_info(gc, teraheap, resize)("H1 sized at run time: DRAM budget " SIZE_FORMAT "M (%s) for H1 and H2's "
                                  "page cache; H1 within [" SIZE_FORMAT "M, " SIZE_FORMAT "M], starting at "
                                  SIZE_FORMAT "M; I/O wait from %s",
@@ -119,7 +121,7 @@ void TeraHeapH1Sizer::initialize() {
 }
 
 void TeraHeapH1Sizer::GCSeconds::add(double seconds) {
-  const uint gc = ParallelScavengeHeap::heap()->total_collections();
+  const uint gc = Universe::heap()->total_collections();
   if (gc != _gc) {
     _gc = gc;
     _in_gc = 0;
@@ -129,7 +131,7 @@ void TeraHeapH1Sizer::GCSeconds::add(double seconds) {
 }
 
 double TeraHeapH1Sizer::GCSeconds::in_current_gc() const {
-  return _gc == ParallelScavengeHeap::heap()->total_collections() ? _in_gc : 0;
+  return _gc == Universe::heap()->total_collections() ? _in_gc : 0;
 }
 
 double TeraHeapH1Sizer::GCSeconds::since_last_decision() {
@@ -226,40 +228,4 @@ void TeraHeapH1Sizer::decide_if_due() {
   _last_time = now;
   _last_gc_seconds = gc;
   _last_major_faults = faults;
-}
-
-// The young generation's part of the target: its share of the heap's maximum,
-// less what the old generation needs above the live data.
-size_t TeraHeapH1Sizer::young_limit() {
-  PSYoungGen* young = ParallelScavengeHeap::young_gen();
-  PSOldGen* old = ParallelScavengeHeap::old_gen();
-  const double share = (double)young->max_gen_size() / (young->max_gen_size() + old->max_gen_size());
-  const size_t limit = TeraHeapH1SizePolicy::young_part(_policy.target(), share, _h1_live, GenAlignment);
-  return MAX2(limit, young->min_gen_size());
-}
-
-size_t TeraHeapH1Sizer::limit_old_free_space(size_t desired_free, size_t old_used) {
-  _h1_live = old_used;  // right after compaction: what the full GC found live
-  decide_if_due();
-  const size_t young = MIN2(ParallelScavengeHeap::young_gen()->virtual_space()->committed_size(), young_limit());
-  const size_t target = _policy.target();
-  const size_t old_room = target > young ? target - young : 0;
-  const size_t free_room = old_room > old_used ? old_room - old_used : 0;
-  return MIN2(desired_free, free_room);
-}
-
-void TeraHeapH1Sizer::limit_generations(size_t* eden, size_t* survivor) {
-  decide_if_due();
-  // The old generation only shrinks at full GCs on its own; between them (a
-  // phase that scans H2 may run no full GC for minutes) hand back what it has
-  // committed above its share of the target, down to what it uses.
-  PSOldGen* old = ParallelScavengeHeap::old_gen();
-  const size_t young = young_limit();
-  const size_t target = _policy.target();
-  const size_t old_room = align_up(MAX2(target > young ? target - young : 0, old->used_in_bytes()),
-                                   GenAlignment);
-  if (old->capacity_in_bytes() > old_room) {
-    old->resize(old_room - old->used_in_bytes());
-  }
-  TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor);
 }

@@ -16,13 +16,14 @@
 // of GCs, at most once a second: GC time from the collectors' timers, I/O
 // wait from the kernel's pressure stall information (also across the part of
 // each full GC that reads H2), the JVM's memory outside H1 from
-// /proc/self/status, H2's data from its regions. The Parallel collector keeps sizing its
-// generations as it always does; the sizer only lowers the sizes it asks for
-// below the target, and a generation that shrinks uncommits its pages, which
-// the page cache can then use. Growing is left to the collector, up to the
-// target. The target is soft: an allocation the collector cannot place
-// otherwise still expands the old generation, so the policy never causes an
-// OutOfMemoryError; the GC time that follows makes the target grow.
+// /proc/self/status, H2's data from its regions. It keeps the target H1's
+// committed size should stay within; each collector holds its own sizing to
+// it (TeraHeapParallelH1Sizing, TeraHeapG1H1Sizing): it only lowers the sizes
+// the collector asks for, and gives back what H1 has committed above the
+// target, which the page cache can then use. Growing is left to the
+// collector, up to the target. The target is soft: an allocation the
+// collector cannot place otherwise still expands H1, so the policy never
+// causes an OutOfMemoryError; the GC time that follows makes the target grow.
 class TeraHeapH1Sizer : AllStatic {
   static TeraHeapH1SizePolicy _policy;
   static const char* _budget_source;
@@ -44,18 +45,15 @@ class TeraHeapH1Sizer : AllStatic {
     // In the GC running now, if any.
     double in_current_gc() const;
   };
-  static GCSeconds _h2_seconds;      // TeraHeap's work in full GCs
+  static GCSeconds _h2_seconds;      // TeraHeap's work in GCs
   static GCSeconds _gc_io_seconds;   // I/O wait while full GCs read H2
   static double   _io_at_h2_work;    // I/O wait since boot when that began
   static double   _last_io_seconds;
   static uint64_t _last_major_faults; // for the log
-  static size_t   _h1_live;          // after the last full GC
+  static size_t   _h1_live;          // after the last GC that finds it
   static size_t   _other_memory;     // high-water mark
-  static size_t   _h2_data;          // after the last full GC
+  static size_t   _h2_data;          // bytes in H2's regions in use, as the last GC left them
   static bool     _io_from_psi;      // else estimated from major faults
-
-  static void decide_if_due();
-  static size_t young_limit();
 
 public:
   // The DRAM budget that -XX:TeraHeapDramLimit or the memory cgroup gives;
@@ -65,23 +63,25 @@ public:
   // After the heap is reserved.
   static void initialize();
 
-  // TeraHeap's own work in a full GC (moving groups, freeing regions): GC
-  // time that a larger H1 would not save.
+  // TeraHeap's own work in a GC (moving groups, in full GCs and G1's pauses;
+  // freeing regions): GC time that a larger H1 would not save.
   static void add_h2_seconds(double seconds);
   // A full GC begins and ends the part that reads H2 (marking, moves,
   // adjusting H2's references): the I/O wait in between is GC time that a
   // larger H1 would not save. h2_data: bytes of H2 holding objects after it.
   static void h2_work_begins();
   static void h2_work_ends(size_t h2_data);
+  // H2's data changed outside a full GC (G1's pauses move, its Remark frees).
+  static void set_h2_data(size_t bytes) { _h2_data = bytes; }
 
-  // At the end of a full GC, before the old generation is resized: the free
-  // space to leave it, at most what keeps H1 within the target.
-  static size_t limit_old_free_space(size_t desired_free, size_t old_used);
-  // At the end of every GC, before the young generation is resized: lowers
-  // the eden and survivor sizes to ask for so that the young generation stays
-  // within its share of the target. Shrinks the old generation to its share
-  // first.
-  static void limit_generations(size_t* eden, size_t* survivor);
+  // At the end of a GC, at most once a second: measures, and moves the
+  // target.
+  static void decide_if_due();
+  static size_t target() { return _policy.target(); }
+  // The live data of H1 as the last GC that finds it (a full GC, G1's Remark)
+  // left it: the policy's floor.
+  static size_t h1_live() { return _h1_live; }
+  static void set_h1_live(size_t bytes) { _h1_live = bytes; }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPH1SIZER_HPP

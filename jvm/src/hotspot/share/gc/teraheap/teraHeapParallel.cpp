@@ -11,6 +11,9 @@
 #include "gc/parallel/psOldGen.hpp"
 #include "gc/parallel/psParallelCompact.inline.hpp"
 #include "gc/parallel/psPromotionManager.inline.hpp"
+#include "gc/parallel/psVirtualspace.hpp"
+#include "gc/parallel/psYoungGen.hpp"
+#include "gc/shared/genArguments.hpp"
 #include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
@@ -86,6 +89,12 @@ public:
   }
 
   virtual size_t h1_capacity_words() { return ParallelScavengeHeap::old_gen()->max_gen_size() / HeapWordSize; }
+  // The generations' committed sizes, survivor spaces and slack included.
+  virtual size_t h1_committed_bytes() {
+    return ParallelScavengeHeap::young_gen()->virtual_space()->committed_size() +
+           ParallelScavengeHeap::old_gen()->virtual_space()->committed_size();
+  }
+  virtual size_t h1_resize_granule() { return GenAlignment; }
 
   // From the full GC's per-region summary.
   virtual size_t h1_live_words() {
