@@ -123,8 +123,8 @@ static void check_thresholds() {
 }
 
 // -XX:+TeraHeapDynamicH1 needs a budget, room between -Xms and -Xmx, and,
-// under the Parallel collector, its adaptive sizing to limit. -Xmx left to ergonomics becomes
-// the budget less the page cache's reserve.
+// under the Parallel collector, its adaptive sizing to limit. -Xmx left to
+// ergonomics becomes the budget less the page cache's reserve.
 static void check_dynamic_h1() {
   if (!FLAG_IS_DEFAULT(TeraHeapDramLimit) && FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
     FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0);

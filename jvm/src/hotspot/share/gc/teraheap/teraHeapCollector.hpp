@@ -58,6 +58,9 @@ public:
   // What H1's committed size grows and shrinks by: a generation's alignment,
   // a region.
   virtual size_t h1_resize_granule() = 0;
+  // Whether H1 holds memory it gave back and has yet to uncommit (G1 does so
+  // in a concurrent task): resident, but not in h1_committed_bytes().
+  virtual bool h1_uncommit_pending() { return false; }
 
   // -XX:+TeraHeapStressMove: moves, with `mover`, groups rooted at old H1
   // objects that nobody tagged, until about `budget_words` have moved.

@@ -67,6 +67,7 @@ public:
   virtual size_t h1_capacity_words() { return G1CollectedHeap::heap()->max_capacity() / HeapWordSize; }
   virtual size_t h1_committed_bytes() { return G1CollectedHeap::heap()->capacity(); }
   virtual size_t h1_resize_granule() { return HeapRegion::GrainBytes; }
+  virtual bool h1_uncommit_pending() { return G1CollectedHeap::heap()->has_uncommittable_regions(); }
 
   // CDS's archived objects count as unmarked: they stay where the archive
   // mapped them (closed ones are never marked; open ones are pinned). In a

@@ -18,8 +18,10 @@
 // Remark and after a full GC, and at the end of a young or mixed pause while
 // no marking cycle runs (a job that scans H2 may run no cycle for minutes):
 // right after evacuation the free regions are many, and no concurrent phase
-// reads the side tables of the regions given back. G1's young generation is
-// sized from the free regions of the committed heap, so it follows.
+// reads the side tables of the regions given back. No shrink leaves G1 less
+// than what is in use plus its minimum young generation and reserve; G1's
+// young generation is sized from the free regions of the committed heap, so
+// it follows.
 class TeraHeapG1H1Sizing : AllStatic {
 public:
   // End of a young or mixed pause, before G1 expands its heap by

@@ -15,6 +15,7 @@
 #include "gc/teraheap/teraheap_globals.hpp"
 #include "logging/log.hpp"
 #include "logging/logStream.hpp"
+#include "memory/resourceArea.hpp"
 #include "memory/universe.hpp"
 #include "runtime/os.hpp"
 #include "services/memoryManager.hpp"
@@ -76,8 +77,10 @@ static double io_seconds_now(bool from_psi) {
 }
 
 // The collectors' accumulated pause times, as GarbageCollectorMXBean reports
-// them; the GC running now is added at its end.
+// them; the GC running now is added at its end. G1's Remark and Cleanup
+// pauses are in no memory manager's count in JDK 17, and not in this.
 static double gc_seconds() {
+  ResourceMark rm;
   GrowableArray<GCMemoryManager*> managers = Universe::heap()->memory_managers();
   jlong ms = 0;
   for (int i = 0; i < managers.length(); i++) {
@@ -166,7 +169,11 @@ void TeraHeapH1Sizer::decide_if_due() {
   const double io_total = io_seconds_now(_io_from_psi) - _gc_io_seconds.in_current_gc();
   const double io = MAX2(io_total - _last_io_seconds, 0.0);
   _last_io_seconds = MAX2(io_total, _last_io_seconds);
-  _other_memory = MAX2(_other_memory, other_memory_now());
+  // Regions a collector gave back but has not uncommitted yet are resident
+  // and not in H1's committed size: no sample while there are some.
+  if (!TeraHeapCollector::current()->h1_uncommit_pending()) {
+    _other_memory = MAX2(_other_memory, other_memory_now());
+  }
 
   TeraHeapH1SizePolicy::Signals s;
   s.seconds = now - _last_time;

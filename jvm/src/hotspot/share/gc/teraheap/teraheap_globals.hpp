@@ -97,9 +97,10 @@
                                                                             \
   product(bool, TeraHeapG1MoveInPauses, true,                               \
           "With G1: a group advised to move leaves at the next young or "  \
-          "mixed pause, as far as it lies in the collection set; a root "   \
-          "outside it stays and moves at a full GC. Off: groups move at "   \
-          "full GCs only.")
+          "mixed pause, as far as it lies in the collection set; an old "   \
+          "root leaves at the mixed pauses after the next marking cycle, "  \
+          "what stays behind at a full GC. Off: groups move at full GCs "   \
+          "only.")
 
 // end of GC_TERAHEAP_FLAGS
 
