@@ -34,7 +34,8 @@ static size_t floor_bytes() {
     return g1h->capacity();
   }
   const size_t used_regions = g1h->num_used_regions() - g1h->eden_regions_count();
-  const size_t regions = align_up(used_regions * 100, 100 - kept_percent) / (100 - kept_percent) +
+  const size_t share = 100 - kept_percent;   // of the heap, for the regions in use
+  const size_t regions = (used_regions * 100 + share - 1) / share +
                          1;   // the minimum young generation is a region at least
   return regions * HeapRegion::GrainBytes;
 }
