@@ -38,7 +38,9 @@ SPARK4_CHECKS="h2-memory-and-disk h2-memory-only h2-dataframe h2-metrics spill-t
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(tests/jtreg)
 rm -rf build/jtreg
-"$STOCK_JDK/bin/java" -jar "$JTREG_JAR" \
+# jtreg keeps 100,000 characters of a test's output by default: a failure late in a long log
+# (TestTeraHeapDynamicH1's G1 run) would be cut from its .jtr.
+"$STOCK_JDK/bin/java" -Djavatest.maxOutputSize=4000000 -jar "$JTREG_JAR" \
   -jdk:"$JDK" \
   -cpa:"$REPO_ROOT/build/teraheap-api.jar" \
   -e:TERAHEAP_STOCK_JDK="$STOCK_JDK" ${TERAHEAP_TEST_COLLECTOR:+-e:TERAHEAP_TEST_COLLECTOR="$TERAHEAP_TEST_COLLECTOR"} \
