@@ -14,14 +14,14 @@
 // G1 sizes its heap itself: after a young or mixed pause it expands when its
 // GC time passes the GCTimeRatio goal, and at Remark and after a full GC it
 // resizes to MinHeapFreeRatio and MaxHeapFreeRatio, uncommitting free
-// regions. Both are capped at the target. A heap above the target shrinks at
-// Remark and after a full GC, and at the end of a young or mixed pause while
-// no marking cycle runs (a job that scans H2 may run no cycle for minutes):
+// regions. Both are capped at the target, or at a floor if that is higher:
+// the regions in use outside eden plus G1's minimum young generation and
+// reserve, which no shrink goes below. A heap above both shrinks at Remark
+// and after a full GC, and at the end of a young or mixed pause while no
+// marking cycle runs (a job that scans H2 may run no cycle for minutes):
 // right after evacuation the free regions are many, and no concurrent phase
-// reads the side tables of the regions given back. No shrink leaves G1 less
-// than what is in use plus its minimum young generation and reserve; G1's
-// young generation is sized from the free regions of the committed heap, so
-// it follows.
+// reads the side tables of the regions given back. G1's young generation is
+// sized from the free regions of the committed heap, so it follows.
 class TeraHeapG1H1Sizing : AllStatic {
 public:
   // End of a young or mixed pause, before G1 expands its heap by
