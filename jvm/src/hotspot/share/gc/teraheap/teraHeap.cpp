@@ -281,7 +281,7 @@ void TeraHeap::collect() {
                           TeraHeapObjectStarts::committed_bytes() / K);
 }
 
-void TeraHeap::move_in_pause(bool old_roots) {
+void TeraHeap::move_in_pause(bool old_roots, bool left_behind) {
   ResourceMark rm;
   const jlong start = os::javaTimeNanos();
   GrowableArray<TeraHeapMoveTask::Group> groups;
@@ -292,7 +292,8 @@ void TeraHeap::move_in_pause(bool old_roots) {
     groups.append(TeraHeapMoveTask::Group{root, label, true, false, false, 0, 0});
     offered.append_if_missing(label);
   });
-  if (groups.is_empty()) {
+  left_behind = left_behind && TeraHeapLeftBehind::any_pending();
+  if (groups.is_empty() && !left_behind) {
     return;
   }
   // Which card pages are backed, as a full GC learns before moving: a page
@@ -305,8 +306,23 @@ void TeraHeap::move_in_pause(bool old_roots) {
   TeraHeapMoveTask task(_regions, singletons, &groups, &shared, false, 0, 0);
   const Ticks move_start = Ticks::now();
   log_debug(gc, teraheap)("Singletons read in %.3fms", (move_start - singletons_start).seconds() * 1e3);
-  TeraHeapCollector::current()->workers()->run_task(&task);
-  report_moves(&groups, task.workers_moving(), move_start, Ticks::now());
+  if (groups.is_nonempty()) {
+    TeraHeapCollector::current()->workers()->run_task(&task);
+    report_moves(&groups, task.workers_moving(), move_start, Ticks::now());
+  }
+  size_t objects = task.objects_moved();
+  // Before the labels this pause leaves in part join them: what this pause
+  // left lies outside its collection set.
+  if (left_behind) {
+    const jlong pending_start = os::javaTimeNanos();
+    TeraHeapMover mover(_regions, singletons, &shared);
+    TeraHeapLeftBehind::move_pending(_regions, &mover);
+    mover.finish();
+    objects += mover.objects_moved();
+    log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1 in %.3fms",
+                           mover.objects_moved(), mover.words_moved() * HeapWordSize / K,
+                           (os::javaTimeNanos() - pending_start) / 1e6);
+  }
   int in_part = 0;
   for (int i = 0; i < groups.length(); i++) {
     oop root = groups.at(i).root;
@@ -314,10 +330,12 @@ void TeraHeap::move_in_pause(bool old_roots) {
       TeraHeapEvacuation::note_moved_root(root->forwardee());
     }
     if (groups.at(i).outside) {
-      TeraHeapLeftBehind::note(groups.at(i).label);
+      TeraHeapLeftBehind::note(groups.at(i).label, _regions);
       in_part++;
     }
   }
+  // The moves may have opened regions for pending labels.
+  TeraHeapLeftBehind::refresh_pending_regions(_regions);
   TeraHeapRoots::consume_hints_of_moved(&offered);
   TeraHeapRoots::sweep_soon();
   if (Atomic::load(&shared.h2_full)) {
@@ -327,11 +345,11 @@ void TeraHeap::move_in_pause(bool old_roots) {
   // The pause's card scan, after this, reads the dirtied cards.
   shared.dirty_unbacked_fields();
   const size_t words = Atomic::load(&shared.words_moved);
-  if (task.objects_moved() > 0) {
+  if (objects > 0) {
     _regions->sort_in_use();
   }
   _bytes_moved += words * HeapWordSize;
-  _objects_moved += task.objects_moved();
+  _objects_moved += objects;
   report_h2_full(Atomic::load(&shared.h2_full), task.too_large());
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::add_h2_seconds((os::javaTimeNanos() - start) / 1e9);
@@ -339,7 +357,7 @@ void TeraHeap::move_in_pause(bool old_roots) {
   }
   log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) to H2 in the pause, from %d groups (%d in part), "
                          "in %.3fms on %u threads; H2 used " SIZE_FORMAT "M of " SIZE_FORMAT "M in " SIZE_FORMAT " regions",
-                         task.objects_moved(), words * HeapWordSize / K, groups.length(), in_part,
+                         objects, words * HeapWordSize / K, groups.length(), in_part,
                          (os::javaTimeNanos() - start) / 1e6, task.workers_moving(),
                          _regions->used_bytes() / M, h2_region().byte_size() / M, _regions->regions_in_use());
 }

@@ -85,8 +85,10 @@ public:
   // collector lets move now (TeraHeapCollector::is_marked); the collector's
   // evacuation then redirects references to the old copies. With
   // `old_roots`, roots that an earlier pause left in H1 are offered again if
-  // the collector lets them move now (a mixed pause collecting their region).
-  static void move_in_pause(bool old_roots);
+  // the collector lets them move now (a mixed pause collecting their region);
+  // with `left_behind`, so is what the pending labels' fields lead to
+  // (TeraHeapLeftBehind::move_pending).
+  static void move_in_pause(bool old_roots, bool left_behind);
   // Frees every region left dead; returns how many. A full GC's collect()
   // does, and under G1 so does the Remark of a marking cycle (TeraHeapG1Marking).
   static size_t free_dead_regions();

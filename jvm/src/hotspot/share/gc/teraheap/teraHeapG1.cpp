@@ -25,6 +25,7 @@
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
+#include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapG1.inline.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapG1Marking.hpp"
@@ -273,9 +274,13 @@ bool TeraHeapG1::is_h2_target(const HeapRegion* hr) {
   return TeraHeapG1Targets::contains(hr);
 }
 
+bool TeraHeapG1::is_mixed_h2_target(const HeapRegion* hr) {
+  return TeraHeapG1Targets::bars_mixed(hr);
+}
+
 // G1 clears the remembered set of a candidate it gives up.
 static bool drop_if_h2_target(HeapRegion* hr) {
-  if (!TeraHeapG1Targets::contains(hr)) {
+  if (!TeraHeapG1Targets::bars_mixed(hr)) {
     return false;
   }
   hr->rem_set()->clear_locked(true /* only_cardset */);
@@ -295,15 +300,16 @@ void TeraHeapG1::pre_evacuate() {
     return;
   }
   g1_collector()->set_pause_moving(true);
-  const bool old_roots = G1CollectedHeap::heap()->collection_set()->old_region_length() > 0 &&
-                         !TeraHeapG1RootRegions::is_empty();
-  TeraHeap::move_in_pause(old_roots);
+  const bool mixed = G1CollectedHeap::heap()->collection_set()->old_region_length() > 0;
+  TeraHeap::move_in_pause(mixed && !TeraHeapG1RootRegions::is_empty(), mixed);
   g1_collector()->set_pause_moving(false);
 }
 
 void TeraHeapG1::marking_begins() {
   // The concurrent start pause reads all cards but the summarized ones, and
-  // every summary: what H2 refers into is found anew.
+  // every summary: what H2 refers into is found anew, after the labels that
+  // stop pending do (their oldgen cards are no longer read by mixed pauses).
+  TeraHeapLeftBehind::cycle_begins(TeraHeap::regions());
   TeraHeapG1Targets::clear();
   TeraHeapG1RootRegions::clear();
   TeraHeapG1Marking::begin();

@@ -63,10 +63,13 @@ public:
   // summarized ones (TeraHeapG1CardScan).
   static void scan_h2_cards(G1ParScanThreadState* pss, uint worker_id, uint workers);
 
-  // Old regions that H2 refers into from cards pauses do not read
-  // (TeraHeapG1Targets): never mixed collection set candidates, nor a
-  // humongous object eagerly reclaimed.
+  // Regions that H2 refers into from cards young pauses do not read
+  // (TeraHeapG1Targets): no humongous object in one is eagerly reclaimed.
   static bool is_h2_target(const HeapRegion* hr);
+  // Old regions that H2 refers into from cards mixed pauses do not read:
+  // never mixed collection set candidates. (Mixed pauses read the oldgen
+  // cards of the labels whose groups a pause left in part in H1.)
+  static bool is_mixed_h2_target(const HeapRegion* hr);
   // A mixed pause: candidates H2 came to refer into since they were chosen
   // are given up, as G1 gives up those left at the end of a mixed phase.
   static void drop_h2_target_candidates(G1CollectionSetCandidates* candidates);

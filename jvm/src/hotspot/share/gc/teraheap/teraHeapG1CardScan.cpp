@@ -6,6 +6,7 @@
 
 #include "precompiled.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
+#include "gc/g1/g1CollectionSet.hpp"
 #include "gc/g1/g1ConcurrentMark.inline.hpp"
 #include "gc/g1/g1ParScanThreadState.inline.hpp"
 #include "gc/g1/heapRegion.inline.hpp"
@@ -16,6 +17,7 @@
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapG1Marking.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
+#include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "oops/access.inline.hpp"
 #include "oops/klass.inline.hpp"
@@ -75,7 +77,7 @@ public:
       _young = true;
     } else {
       _old = true;
-      TeraHeapG1Targets::add(o);
+      TeraHeapG1Targets::add(o, TeraHeapLeftBehind::is_pending_region(_region));
     }
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }
@@ -87,9 +89,19 @@ void TeraHeapG1CardScan::scan(TeraHeapRegions* regions, G1ParScanThreadState* ps
   const bool concurrent_start = g1h->collector_state()->in_concurrent_start_gc();
   TeraHeapG1ScanClosure cl(pss, regions, concurrent_start ? g1h->concurrent_mark() : NULL);
   if (!concurrent_start) {
+    // A mixed pause reads the pending labels' oldgen cards too: the regions
+    // they refer into may be in its collection set.
+    const bool mixed = g1h->collection_set()->old_region_length() > 0 && TeraHeapLeftBehind::any_pending();
+    bool pending = false;
     // Copies pushed their fields: keep G1's queues short.
-    TeraHeapCardWalker::read_roots(regions, worker_id, workers, TeraHeapCardWalker::is_young_root, &cl,
-                                   [](uint region) {}, [&] { pss->trim_queue_partially(); });
+    TeraHeapCardWalker::read_roots(regions, worker_id, workers,
+                                   [&](TeraHeapCards::CardValue v) {
+                                     return TeraHeapCardWalker::is_young_root(v) ||
+                                            (pending && v == TeraHeapCards::oldgen);
+                                   },
+                                   &cl,
+                                   [&](uint region) { pending = mixed && TeraHeapLeftBehind::is_pending_region(region); },
+                                   [&] { pss->trim_queue_partially(); });
     return;
   }
   // The marking cycle starting takes every reference from H2 into H1 as a

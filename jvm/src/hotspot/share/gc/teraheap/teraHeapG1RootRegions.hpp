@@ -1,5 +1,5 @@
 /*
- * The G1 old regions that hold advised roots a pause left in H1.
+ * The G1 old regions whose data mixed pauses move to H2.
  *
  * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
@@ -19,12 +19,16 @@ class HeapRegion;
 // a mixed pause frees, for they leave H1 for H2 (live_bytes_staying). The
 // region then gets its remembered set rebuilt, is chosen as a candidate and
 // collected, and that pause offers its roots again.
+// The same holds for the old regions that only the oldgen cards of labels a
+// pause left in part in H1 refer into (TeraHeapLeftBehind): counted whole.
 // The counts stay as Remark found them until the next cycle begins (or a full
 // GC), so that every candidate's reclaimable bytes stay what G1 summed.
 class TeraHeapG1RootRegions : AllStatic {
   static size_t* _bytes;    // by G1 region index
   static uint    _length;
   static uint    _regions;  // how many have a count
+
+  static void count(const HeapRegion* hr, size_t bytes);
 
 public:
   static void initialize(uint g1_regions);

@@ -20,19 +20,34 @@ class HeapRegion;
 // it tracks refers to. So the G1 regions such a card refers into stay out of
 // both: a region joins this set whenever a collector leaves a card oldgen or
 // summarized with a referent in it, and stays until the next full GC's
-// adjust step builds the set anew, exactly.
+// adjust step builds the set anew, exactly (or a marking cycle's concurrent
+// start, which reads every card).
+//
+// The oldgen cards of the labels whose groups a pause left in part in H1
+// (TeraHeapLeftBehind's pending labels) are read by mixed pauses too, which
+// then move those parts to H2. What they refer into is kept apart: such a
+// region may be a mixed candidate, but no humongous object in it is eagerly
+// reclaimed, for young pauses do not read those cards.
 class TeraHeapG1Targets : AllStatic {
-  static CHeapBitMap* _regions;   // by G1 region index
+  static CHeapBitMap* _regions;   // by G1 region index: from cards no pause reads
+  static CHeapBitMap* _pending;   // from the pending labels' oldgen cards, which mixed pauses read
 
 public:
   static void initialize(uint g1_regions);
 
-  // From any GC worker: an oldgen or summarized card refers to `obj`, in H1.
-  static void add(oop obj);
+  // From any GC worker: an oldgen or summarized card refers to `obj`, in H1;
+  // `read_by_mixed` if the card is a pending label's oldgen one.
+  static void add(oop obj, bool read_by_mixed = false);
+  // Some pause does not read a card that refers into `hr`.
   static bool contains(const HeapRegion* hr);
-  // Before a full GC's adjust step adds what it finds.
-  static void clear() { _regions->clear(); }
+  // Mixed pauses do not read a card that refers into `hr`: never a candidate.
+  static bool bars_mixed(const HeapRegion* hr);
+  // Only the pending labels' cards refer into `hr`.
+  static bool only_pending(const HeapRegion* hr) { return !bars_mixed(hr) && contains(hr); }
+  // Before a full GC's adjust step or a concurrent start adds what it finds.
+  static void clear() { _regions->clear(); _pending->clear(); }
   static size_t count() { return _regions->count_one_bits(); }
+  static size_t pending_count() { return _pending->count_one_bits(); }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPG1TARGETS_HPP

@@ -5,52 +5,110 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
+#include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
 #include "oops/oop.inline.hpp"
 #include "runtime/safepoint.hpp"
+#include "utilities/bitMap.inline.hpp"
 
 GrowableArrayCHeap<jlong, mtGC>* TeraHeapLeftBehind::_labels = NULL;
+GrowableArrayCHeap<TeraHeapLeftBehind::Pending, mtGC>* TeraHeapLeftBehind::_pending = NULL;
+CHeapBitMap* TeraHeapLeftBehind::_pending_regions = NULL;
 
-void TeraHeapLeftBehind::note(jlong label) {
+// A bitmap lives as long as the JVM: allocated once, through CHeapObj.
+struct TeraHeapPendingRegionBits : public CHeapObj<mtGC> {
+  CHeapBitMap bits;
+  TeraHeapPendingRegionBits(BitMap::idx_t size) : bits(size, mtGC) {}
+};
+
+int TeraHeapLeftBehind::pending_index(jlong label) {
+  for (int i = 0; _pending != NULL && i < _pending->length(); i++) {
+    if (_pending->at(i).label == label) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+void TeraHeapLeftBehind::refresh_pending_regions(TeraHeapRegions* regions) {
+  if (_pending_regions == NULL) {
+    return;
+  }
+  _pending_regions->clear();
+  if (!any_pending()) {
+    return;
+  }
+  for (int k = 0; k < regions->in_use_count(); k++) {
+    const uint r = regions->in_use_region(k);
+    if (pending_index(regions->label(r)) >= 0) {
+      _pending_regions->set_bit(r);
+    }
+  }
+}
+
+void TeraHeapLeftBehind::note(jlong label, TeraHeapRegions* regions) {
   assert(SafepointSynchronize::is_at_safepoint(), "at a pause");
   if (_labels == NULL) {
     _labels = new GrowableArrayCHeap<jlong, mtGC>(4);
+    _pending = new GrowableArrayCHeap<Pending, mtGC>(4);
+    _pending_regions = &(new TeraHeapPendingRegionBits(regions->count()))->bits;
   }
   _labels->append_if_missing(label);
+  const int i = pending_index(label);
+  if (i < 0) {
+    _pending->append(Pending{label, 0});
+  } else {
+    _pending->at_put(i, Pending{label, 0});
+  }
+  refresh_pending_regions(regions);
 }
 
 bool TeraHeapLeftBehind::any() {
   return _labels != NULL && _labels->is_nonempty();
 }
 
-// Moves what an H2 object's fields within one card lead to in H1.
+// Moves what an H2 object's fields within one card lead to in H1, and notes
+// whether a field still refers into H1 after it.
 class TeraHeapLeftBehindClosure : public BasicOopIterateClosure {
   TeraHeapMover* const _mover;
   const jlong          _label;
   oop                  _holder;
+  bool                 _refers_to_h1;
+
+  template <class T> void do_oop_work(T* p) {
+    // The mover skips null fields and those into H2.
+    _mover->move_from_h2_field(_holder, p, _label);
+    const oop target = RawAccess<>::oop_load(p);
+    if (target != NULL && !TeraHeapAddressSpace::contains(target)) {
+      _refers_to_h1 = true;
+    }
+  }
 
 public:
-  TeraHeapLeftBehindClosure(TeraHeapMover* mover, jlong label) : _mover(mover), _label(label), _holder(NULL) {}
+  TeraHeapLeftBehindClosure(TeraHeapMover* mover, jlong label) :
+    _mover(mover), _label(label), _holder(NULL), _refers_to_h1(false) {}
 
   void set_holder(oop holder) { _holder = holder; }
+  bool refers_to_h1() const { return _refers_to_h1; }
 
-  // The mover skips null fields and those into H2.
-  virtual void do_oop(oop* p) { _mover->move_from_h2_field(_holder, p, _label); }
-  virtual void do_oop(narrowOop* p) { _mover->move_from_h2_field(_holder, p, _label); }
+  virtual void do_oop(oop* p) { do_oop_work(p); }
+  virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
-void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
-  if (!any()) {
-    return;
-  }
-  // The regions and their tops first: the moves open regions and claim
-  // space in the labels' open ones, which is not walkable until the mover
-  // finishes, and holds copies whose fields the mover has followed.
+// Walks the regions of the labels `picks` chooses, up to their tops before
+// any move (the moves open regions and claim space in the labels' open
+// ones, which is not walkable until the mover finishes, and holds copies
+// whose fields the mover has followed), over the cards `wanted` takes, and
+// moves with `mover` from their fields. Then `done(label, refers_to_h1,
+// moved)` for each region walked.
+template <typename Picks, typename Wanted, typename Done>
+static void walk_labels(TeraHeapRegions* regions, TeraHeapMover* mover, Picks picks, Wanted wanted, Done done) {
   struct Walked {
     uint      region;
     HeapWord* top;
@@ -58,16 +116,17 @@ void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
   GrowableArray<Walked> walked;
   for (int k = 0; k < regions->in_use_count(); k++) {
     const uint r = regions->in_use_region(k);
-    if (_labels->contains(regions->label(r))) {
+    if (picks(r)) {
       walked.append(Walked{r, regions->top(r)});
     }
   }
   TeraHeapCards::refresh(regions, 0, regions->in_use_count());
-  for (int i = 0; i < walked.length(); i++) {
+  for (int i = 0; i < walked.length() && !mover->h2_full(); i++) {
     const uint r = walked.at(i).region;
-    TeraHeapLeftBehindClosure cl(mover, regions->label(r));
-    TeraHeapCardWalker::walk(regions, r, false,
-                             [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+    const jlong label = regions->label(r);
+    const size_t objects = mover->objects_moved();
+    TeraHeapLeftBehindClosure cl(mover, label);
+    TeraHeapCardWalker::walk(regions, r, false, wanted,
                              [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
                                for (HeapWord* p = obj; p < mr.end(); p += cast_to_oop(p)->size()) {
                                  cl.set_holder(cast_to_oop(p));
@@ -75,7 +134,71 @@ void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
                                }
                              },
                              walked.at(i).top);
+    done(label, cl.refers_to_h1(), mover->objects_moved() > objects);
   }
+}
+
+void TeraHeapLeftBehind::cycle_begins(TeraHeapRegions* regions) {
+  if (!any_pending()) {
+    return;
+  }
+  for (int i = _pending->length() - 1; i >= 0; i--) {
+    Pending p = _pending->at(i);
+    if (++p.cycles >= 3) {
+      _pending->remove_at(i);
+    } else {
+      _pending->at_put(i, p);
+    }
+  }
+  refresh_pending_regions(regions);
+}
+
+void TeraHeapLeftBehind::move_pending(TeraHeapRegions* regions, TeraHeapMover* mover) {
+  if (!any_pending()) {
+    return;
+  }
+  assert(SafepointSynchronize::is_at_safepoint(), "at a pause");
+  // Which labels still refer into H1 after the walk, or had copies made
+  // (their fields, beyond the tops walked, may refer into H1).
+  GrowableArray<bool> still(_pending->length(), _pending->length(), false);
+  walk_labels(regions, mover,
+              [&](uint r) { return _pending_regions->at(r); },
+              // Summarized cards refer to regions no pause collects.
+              [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean && v != TeraHeapCards::summarized; },
+              [&](jlong label, bool refers_to_h1, bool moved) {
+                const int i = pending_index(label);
+                if (i >= 0 && (refers_to_h1 || moved)) {
+                  still.at_put(i, true);
+                }
+              });
+  if (mover->h2_full()) {
+    return;
+  }
+  const int before = _pending->length();
+  for (int i = _pending->length() - 1; i >= 0; i--) {
+    if (!still.at(i)) {
+      _pending->remove_at(i);
+    }
+  }
+  if (_pending->length() < before) {
+    refresh_pending_regions(regions);
+  }
+  log_debug(gc, teraheap)("Pending labels whose groups pauses left in part in H1: %d, %d done",
+                          _pending->length(), before - _pending->length());
+}
+
+void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
+  if (_pending != NULL) {
+    _pending->clear();
+    refresh_pending_regions(regions);
+  }
+  if (!any()) {
+    return;
+  }
+  walk_labels(regions, mover,
+              [&](uint r) { return _labels->contains(regions->label(r)); },
+              [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+              [](jlong label, bool refers_to_h1, bool moved) {});
   if (!mover->h2_full()) {
     _labels->clear();
   }

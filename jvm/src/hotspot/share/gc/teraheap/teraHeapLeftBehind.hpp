@@ -8,6 +8,7 @@
 #define SHARE_GC_TERAHEAP_TERAHEAPLEFTBEHIND_HPP
 
 #include "memory/allStatic.hpp"
+#include "utilities/bitMap.hpp"
 #include "utilities/globalDefinitions.hpp"
 #include "utilities/growableArray.hpp"
 
@@ -17,19 +18,47 @@ class TeraHeapRegions;
 // A young or mixed pause moves what of a group lies in its collection set;
 // what lies outside (old objects, humongous ones G1 cannot reclaim in the
 // pause) stays in H1, referred to from the copies' fields in H2. Their root
-// has left H1, so no tagged root leads a full GC to them: the labels are
-// noted here instead, and the next full GC moves, from every field of those
-// labels' H2 regions that refers into H1, what the field leads to, as if the
-// group had moved whole. Objects the program stored into the group since
-// move with it. VM thread, at safepoints.
+// has left H1, so no tagged root leads a collector to them: the labels are
+// noted here instead. VM thread, at safepoints.
+//
+// A noted label is also pending: the mixed pauses after the next two marking
+// cycles read its regions' oldgen cards, so that the G1 regions those cards
+// refer into may be collected (TeraHeapG1Targets), and move, from every
+// field of its regions that refers into H1, what the field leads to in their
+// collection set. The next full GC moves what is left, as if the group had
+// moved whole; objects the program stored into the group since move with it.
 class TeraHeapLeftBehind : AllStatic {
-  static GrowableArrayCHeap<jlong, mtGC>* _labels;   // noted since the last full GC
+  struct Pending {
+    jlong label;
+    uint  cycles;   // marking cycles begun since it was noted
+  };
+  static GrowableArrayCHeap<jlong, mtGC>*   _labels;    // noted since the last full GC
+  static GrowableArrayCHeap<Pending, mtGC>* _pending;
+  static CHeapBitMap*                       _pending_regions;   // H2 start regions of pending labels
+
+  static int pending_index(jlong label);
 
 public:
-  static void note(jlong label);
+  static void note(jlong label, TeraHeapRegions* regions);
   static bool any();
+  static bool any_pending() { return _pending != NULL && _pending->is_nonempty(); }
+  // Whether mixed pauses read the oldgen cards of H2 start region `region`.
+  static bool is_pending_region(uint region) {
+    return any_pending() && _pending_regions->at(region);
+  }
+
+  // Before a pause reads H2's cards, once it has moved what it moves (a move
+  // may open a region for a pending label, or take a freed one).
+  static void refresh_pending_regions(TeraHeapRegions* regions);
+  // A concurrent start, before H2's cards are read: a label stops pending
+  // once a third cycle begins since it was noted.
+  static void cycle_begins(TeraHeapRegions* regions);
+  // A mixed pause, before evacuation, `mover` moving what lies in the
+  // collection set: moves from the pending labels' fields. A label stops
+  // pending once its fields refer into H1 no more.
+  static void move_pending(TeraHeapRegions* regions, TeraHeapMover* mover);
   // In a full GC, after marking: moves with `mover` from the noted labels'
-  // fields. The labels are forgotten unless H2 filled up.
+  // fields. The labels are forgotten unless H2 filled up; none stays pending.
   static void move(TeraHeapRegions* regions, TeraHeapMover* mover);
 };
 
