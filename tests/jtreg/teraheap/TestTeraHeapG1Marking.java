@@ -145,12 +145,15 @@ public class TestTeraHeapG1Marking {
                 // Replaced while marking may run: the old payload is garbage now.
                 int i = 10 + (round % 10) * 40;
                 ((Node) group[i]).extra = new Payload(i + 100_000L * round);
-                // An old object, likely in a region already chosen for mixed pauses: H2 refers
-                // into it from now on, so a mixed pause must give the region up.
-                long[] old = (long[]) LONG_LIVED[(longLived + LONG_LIVED.length / 2) % LONG_LIVED.length];
-                if (old != null) {
-                    old[0] = round;
-                    ((Node) group[30 + (round % 50) * 40]).old = old;
+                // Old objects, likely in regions already chosen for mixed pauses: H2 refers
+                // into them from now on, so a mixed pause must give those regions up. Several a
+                // round, promoted during the round and far apart, so that some region is chosen in every run.
+                for (int k = 0; k < 8; k++) {
+                    long[] old = (long[]) LONG_LIVED[(longLived + LONG_LIVED.length - 1 - k * 797) % LONG_LIVED.length];
+                    if (old != null) {
+                        old[0] = round;
+                        ((Node) group[30 + ((round * 8 + k) % 50) * 40]).old = old;
+                    }
                 }
             }
             TeraHeapProcess.check(checksum(group) == expected(group), "the same at the end");

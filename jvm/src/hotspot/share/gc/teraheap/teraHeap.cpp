@@ -292,8 +292,8 @@ void TeraHeap::move_in_pause(bool old_roots, bool left_behind) {
     groups.append(TeraHeapMoveTask::Group{root, label, true, false, false, 0, 0});
     offered.append_if_missing(label);
   });
-  left_behind = left_behind && TeraHeapLeftBehind::any_pending();
-  if (groups.is_empty() && !left_behind) {
+  const bool walk_pending = left_behind && TeraHeapLeftBehind::any_pending();
+  if (groups.is_empty() && !walk_pending) {
     return;
   }
   // Which card pages are backed, as a full GC learns before moving: a page
@@ -311,17 +311,23 @@ void TeraHeap::move_in_pause(bool old_roots, bool left_behind) {
     report_moves(&groups, task.workers_moving(), move_start, Ticks::now());
   }
   size_t objects = task.objects_moved();
+  size_t too_large = task.too_large();
   // Before the labels this pause leaves in part join them: what this pause
   // left lies outside its collection set.
-  if (left_behind) {
+  if (walk_pending) {
     const jlong pending_start = os::javaTimeNanos();
     TeraHeapMover mover(_regions, singletons, &shared);
     TeraHeapLeftBehind::move_pending(_regions, &mover);
     mover.finish();
     objects += mover.objects_moved();
-    log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1 in %.3fms",
-                           mover.objects_moved(), mover.words_moved() * HeapWordSize / K,
-                           (os::javaTimeNanos() - pending_start) / 1e6);
+    too_large += mover.too_large();
+    const double ms = (os::javaTimeNanos() - pending_start) / 1e6;
+    if (mover.objects_moved() > 0) {
+      log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1 in %.3fms",
+                             mover.objects_moved(), mover.words_moved() * HeapWordSize / K, ms);
+    } else {
+      log_debug(gc, teraheap)("Nothing that pauses left in H1 lies in this collection set (%.3fms)", ms);
+    }
   }
   int in_part = 0;
   for (int i = 0; i < groups.length(); i++) {
@@ -350,7 +356,7 @@ void TeraHeap::move_in_pause(bool old_roots, bool left_behind) {
   }
   _bytes_moved += words * HeapWordSize;
   _objects_moved += objects;
-  report_h2_full(Atomic::load(&shared.h2_full), task.too_large());
+  report_h2_full(Atomic::load(&shared.h2_full), too_large);
   if (TeraHeapDynamicH1) {
     TeraHeapH1Sizer::add_h2_seconds((os::javaTimeNanos() - start) / 1e9);
     TeraHeapH1Sizer::set_h2_data(_regions->used_bytes());
@@ -456,6 +462,10 @@ public:
     } else {
       guarantee(card != TeraHeapCards::clean || header_card == TeraHeapCards::dirty,
                 "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " but its card is clean", p2i(p), p2i(o));
+      guarantee(card != TeraHeapCards::oldgen || header_card == TeraHeapCards::dirty ||
+                TeraHeapCollector::current()->tracks_old_target(_regions->index_of(p), o),
+                "TeraHeap: H2 field " PTR_FORMAT " refers to old " PTR_FORMAT " on an oldgen card, but the "
+                "collector may move it in a pause that does not read the card", p2i(p), p2i(o));
     }
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }

@@ -39,6 +39,10 @@ public:
   // True if `obj`, an H1 object, is in the young generation (or young regions):
   // where H2's references must stay on cards the next young collection reads.
   virtual bool is_young(oop obj) = 0;
+  // Heap verification: `obj`, an old H1 object that a field of H2 start
+  // region `region` refers to from an oldgen card, is where the collector's
+  // pauses that move old objects read that card, or never move it.
+  virtual bool tracks_old_target(uint region, oop obj) { return true; }
 
   // Whether an H1 object may move now: marked, in a full GC after marking;
   // in the collection set, in a pause that moves (G1's young and mixed ones).

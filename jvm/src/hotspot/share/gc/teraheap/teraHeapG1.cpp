@@ -25,12 +25,12 @@
 #include "gc/teraheap/teraHeapEvacuation.hpp"
 #include "gc/teraheap/teraHeapEvents.hpp"
 #include "gc/teraheap/teraHeapForwarding.hpp"
-#include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapG1.inline.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapG1Marking.hpp"
 #include "gc/teraheap/teraHeapG1RootRegions.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
+#include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapLiveness.inline.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
@@ -65,6 +65,11 @@ public:
   virtual WorkGang* workers() { return G1CollectedHeap::heap()->workers(); }
   virtual CardTable::CardValue* h2_cards(MemRegion h2) { return _h2_cards; }
   virtual bool is_young(oop obj) { return G1CollectedHeap::heap()->heap_region_containing(obj)->is_young(); }
+  virtual bool tracks_old_target(uint region, oop obj) {
+    const HeapRegion* hr = G1CollectedHeap::heap()->heap_region_containing(obj);
+    return TeraHeapG1Targets::bars_mixed(hr) ||
+           (TeraHeapG1Targets::contains(hr) && TeraHeapLeftBehind::is_pending_region(region));
+  }
   virtual size_t h1_capacity_words() { return G1CollectedHeap::heap()->max_capacity() / HeapWordSize; }
   virtual size_t h1_committed_bytes() { return G1CollectedHeap::heap()->capacity(); }
   virtual size_t h1_resize_granule() { return HeapRegion::GrainBytes; }

@@ -20,6 +20,7 @@
 #include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "oops/access.inline.hpp"
+#include "oops/instanceKlass.hpp"
 #include "oops/klass.inline.hpp"
 #include "oops/oop.inline.hpp"
 
@@ -40,6 +41,18 @@ public:
     if (_marking != NULL) {
       _marking->mark_in_next_bitmap(_pss->worker_id(), o);
     }
+  }
+
+  // Class objects, class loaders and Reference objects never move to H2: a
+  // region a pending label refers into only through them is left alone.
+  static bool may_move(oop o) {
+    const Klass* k = o->klass();
+    if (!k->is_instance_klass()) {
+      return true;
+    }
+    const InstanceKlass* ik = InstanceKlass::cast(k);
+    return !ik->is_mirror_instance_klass() && !ik->is_class_loader_instance_klass() &&
+           !ik->is_reference_instance_klass();
   }
 
   void h2_target(oop o) {
@@ -77,7 +90,7 @@ public:
       _young = true;
     } else {
       _old = true;
-      TeraHeapG1Targets::add(o, TeraHeapLeftBehind::is_pending_region(_region));
+      TeraHeapG1Targets::add(o, TeraHeapLeftBehind::is_pending_region(_region) && may_move(o));
     }
   }
   virtual void do_oop(oop* p) { do_oop_work(p); }

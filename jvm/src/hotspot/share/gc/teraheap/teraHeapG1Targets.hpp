@@ -47,7 +47,6 @@ public:
   // Before a full GC's adjust step or a concurrent start adds what it finds.
   static void clear() { _regions->clear(); _pending->clear(); }
   static size_t count() { return _regions->count_one_bits(); }
-  static size_t pending_count() { return _pending->count_one_bits(); }
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPG1TARGETS_HPP

@@ -66,7 +66,6 @@ void TeraHeapLeftBehind::note(jlong label, TeraHeapRegions* regions) {
   } else {
     _pending->at_put(i, Pending{label, 0});
   }
-  refresh_pending_regions(regions);
 }
 
 bool TeraHeapLeftBehind::any() {

@@ -21,8 +21,8 @@ class TeraHeapRegions;
 // has left H1, so no tagged root leads a collector to them: the labels are
 // noted here instead. VM thread, at safepoints.
 //
-// A noted label is also pending: the mixed pauses after the next two marking
-// cycles read its regions' oldgen cards, so that the G1 regions those cards
+// A noted label is also pending: until a third marking cycle begins, mixed
+// pauses read its regions' oldgen cards, so that the G1 regions those cards
 // refer into may be collected (TeraHeapG1Targets), and move, from every
 // field of its regions that refers into H1, what the field leads to in their
 // collection set. The next full GC moves what is left, as if the group had
@@ -39,6 +39,7 @@ class TeraHeapLeftBehind : AllStatic {
   static int pending_index(jlong label);
 
 public:
+  // Then refresh_pending_regions, once the pause has noted all.
   static void note(jlong label, TeraHeapRegions* regions);
   static bool any();
   static bool any_pending() { return _pending != NULL && _pending->is_nonempty(); }
