@@ -152,6 +152,19 @@ public final class TeraHeapProcess {
     }
 
     /** In a child: how many collections the first GC bean with one of {@code names} has counted. */
+    public static volatile Object sink;
+
+    /** Under G1: allocates short-lived arrays until `pauses` more young (or mixed) pauses have run. */
+    public static void g1YoungPauses(int pauses) {
+        final long target = collections("G1 Young Generation") + pauses;
+        for (int i = 0; i < 100_000 && collections("G1 Young Generation") < target; i++) {
+            for (int k = 0; k < 256; k++) {
+                sink = new byte[1000];
+            }
+        }
+        check(collections("G1 Young Generation") >= target, "young pauses ran");
+    }
+
     public static long collections(String... names) {
         List<String> wanted = Arrays.asList(names);
         for (java.lang.management.GarbageCollectorMXBean b

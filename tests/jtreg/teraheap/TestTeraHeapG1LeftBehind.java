@@ -19,19 +19,6 @@ public class TestTeraHeapG1LeftBehind {
     static final int PARTS = 480;             // 30 MB of 64 KB arrays: 12% of H1
     static final int PART_BYTES = 64 * 1024;  // below half a 1 MB region: not humongous
 
-    static volatile Object sink;
-
-    /** Allocates short-lived arrays until `pauses` more young (or mixed) pauses have run. */
-    static void youngPauses(int pauses) {
-        final long target = TeraHeapProcess.collections("G1 Young Generation") + pauses;
-        for (int i = 0; i < 100_000 && TeraHeapProcess.collections("G1 Young Generation") < target; i++) {
-            for (int k = 0; k < 256; k++) {
-                sink = new byte[1000];
-            }
-        }
-        TeraHeapProcess.check(TeraHeapProcess.collections("G1 Young Generation") >= target, "young pauses ran");
-    }
-
     static byte[] part(int i) {
         byte[] b = new byte[PART_BYTES];
         for (int k = 0; k < b.length; k++) {
@@ -69,14 +56,14 @@ public class TestTeraHeapG1LeftBehind {
             for (int i = 0; i < PARTS; i++) {
                 parts[i] = part(i);
             }
-            youngPauses(1);   // -XX:MaxTenuringThreshold=0: the parts are old
+            TeraHeapProcess.g1YoungPauses(1);   // -XX:MaxTenuringThreshold=0: the parts are old
             // The root is young when its move() comes: the next pause moves it and leaves the parts.
             group = new Object[PARTS];
             System.arraycopy(parts, 0, group, 0, PARTS);
             parts = null;
             org.teraheap.TeraHeap.tagRoot(group, 1);
             org.teraheap.TeraHeap.move(1);
-            youngPauses(1);
+            TeraHeapProcess.g1YoungPauses(1);
             TeraHeapProcess.check(org.teraheap.TeraHeap.isInH2(group), "the pause moved the young root");
             TeraHeapProcess.check(partsInH2(group) == 0, "the old parts stayed in H1: " + partsInH2(group) + " moved");
             // A part stored into the group since, young, then old by the cycle.
@@ -88,21 +75,21 @@ public class TestTeraHeapG1LeftBehind {
             for (int i = 0; i < filler.length; i++) {
                 filler[i] = new byte[PART_BYTES];
             }
-            youngPauses(2);
+            TeraHeapProcess.g1YoungPauses(2);
             TeraHeapProcess.check(partsInH2(group) == 0, "young pauses leave the parts: " + partsInH2(group) + " moved");
 
             // Concurrent cycles (-XX:+ExplicitGCInvokesConcurrent), then the pauses after them.
             for (int round = 0; round < 30 && partsInH2(group) < PARTS; round++) {
                 System.gc();
-                youngPauses(12);
+                TeraHeapProcess.g1YoungPauses(12);
             }
             TeraHeapProcess.check(partsInH2(group) == PARTS, "mixed pauses moved the parts: "
                     + partsInH2(group) + " of " + PARTS);
             TeraHeapProcess.check(sum(group) == expected, "the group reads back the same");
             TeraHeapProcess.check(TeraHeapProcess.collections("G1 Old Generation") == 0, "no full GC ran");
-            youngPauses(3);
+            TeraHeapProcess.g1YoungPauses(3);
             System.gc();
-            youngPauses(12);
+            TeraHeapProcess.g1YoungPauses(12);
             TeraHeapProcess.check(sum(group) == expected, "it still reads back the same");
             System.out.println("LEFT-BEHIND-OK");
         }

@@ -20,19 +20,6 @@ public class TestTeraHeapG1OldRoots {
     static final int BUFFERS = 640;            // 40 MB of 64 KB buffers: 16% of H1
     static final int BUFFER_BYTES = 64 * 1024; // below half a 1 MB region: not humongous
 
-    static volatile Object sink;
-
-    /** Allocates short-lived arrays until `pauses` more young (or mixed) pauses have run. */
-    static void youngPauses(int pauses) {
-        final long target = TeraHeapProcess.collections("G1 Young Generation") + pauses;
-        for (int i = 0; i < 100_000 && TeraHeapProcess.collections("G1 Young Generation") < target; i++) {
-            for (int k = 0; k < 256; k++) {
-                sink = new byte[1000];
-            }
-        }
-        TeraHeapProcess.check(TeraHeapProcess.collections("G1 Young Generation") >= target, "young pauses ran");
-    }
-
     static byte[] buffer(int i) {
         byte[] b = new byte[BUFFER_BYTES];
         for (int k = 0; k < b.length; k++) {
@@ -78,17 +65,17 @@ public class TestTeraHeapG1OldRoots {
             byte[] drop = buffer(-1);
             org.teraheap.TeraHeap.tagRoot(drop, 1);
             dropped = new WeakReference<>(drop);
-            youngPauses(1);   // -XX:MaxTenuringThreshold=0: all promoted
+            TeraHeapProcess.g1YoungPauses(1);   // -XX:MaxTenuringThreshold=0: all promoted
             drop = null;
             org.teraheap.TeraHeap.move(1);
-            youngPauses(2);
+            TeraHeapProcess.g1YoungPauses(2);
             TeraHeapProcess.check(inH2(buffers) == 0 && !org.teraheap.TeraHeap.isInH2(dropped.get()),
                     "old roots stay in H1 through young pauses: " + inH2(buffers) + " moved");
 
             // Concurrent cycles (-XX:+ExplicitGCInvokesConcurrent), then the pauses after them.
             for (int round = 0; round < 30 && inH2(buffers) < BUFFERS; round++) {
                 System.gc();
-                youngPauses(12);
+                TeraHeapProcess.g1YoungPauses(12);
             }
             TeraHeapProcess.check(inH2(buffers) == BUFFERS, "mixed pauses moved the old roots: "
                     + inH2(buffers) + " of " + BUFFERS);
@@ -97,7 +84,7 @@ public class TestTeraHeapG1OldRoots {
             TeraHeapProcess.check(org.teraheap.TeraHeap.stats().taggedRoots() == 0,
                     "no tagged root is left in H1: " + org.teraheap.TeraHeap.stats().taggedRoots());
             TeraHeapProcess.check(TeraHeapProcess.collections("G1 Old Generation") == 0, "no full GC ran");
-            youngPauses(3);
+            TeraHeapProcess.g1YoungPauses(3);
             TeraHeapProcess.check(sum(buffers) == expected, "they still read back the same");
             System.out.println("OLD-ROOTS-OK");
         }
