@@ -73,9 +73,9 @@ public final class TeraHeapProcess {
      * concurrent cycle started at nearly every young pause (so mixed pauses too), periodic
      * concurrent cycles every 100 ms the program lets G1 idle, and groups moved at full GCs only
      * (-XX:-TeraHeapG1MoveInPauses; the other settings move them at the young pause after
-     * move(), as far as they lie in its collection set). (Full GCs caused
-     * by allocation failure are not among them yet: G1 avoids them, and a test that fills the
-     * heap until one comes may end in an OutOfMemoryError instead.)
+     * move(), as far as they lie in its collection set), and full GCs caused by allocation
+     * failure: with no concurrent cycle to reclaim old garbage (occupancy threshold 100%), the
+     * old regions fill until a pause cannot evacuate and G1 falls back to a full GC.
      */
     public static final String[][] G1_VARIANTS = {
         {"-XX:MarkSweepDeadRatio=0"},
@@ -85,6 +85,8 @@ public final class TeraHeapProcess {
         {"-XX:InitiatingHeapOccupancyPercent=0", "-XX:-G1UseAdaptiveIHOP"},
         {"-XX:G1PeriodicGCInterval=100"},
         {"-XX:-TeraHeapG1MoveInPauses"},
+        {"-Dteraheap.test.fullgc=allocation", "-XX:InitiatingHeapOccupancyPercent=100",
+         "-XX:-G1UseAdaptiveIHOP"},
     };
 
     /**
@@ -123,8 +125,9 @@ public final class TeraHeapProcess {
 
     /**
      * In a child: a full GC. System.gc(), or with -Dteraheap.test.fullgc=allocation a full GC
-     * that allocation failure causes: old objects are made and dropped until the Parallel
-     * collector's full-GC count goes up.
+     * that allocation failure causes: old objects are made and dropped until the collector's
+     * full-GC count goes up (under G1, only with concurrent cycles kept from starting:
+     * {@link #G1_VARIANTS}).
      */
     public static void fullGC() {
         if (!"allocation".equals(System.getProperty("teraheap.test.fullgc"))) {

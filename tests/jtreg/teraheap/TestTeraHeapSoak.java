@@ -2,7 +2,9 @@
  * @test
  * @summary Several mutator threads create partitions, tag and move them, mutate them with
  *          young objects, cross-link and drop them, while full and minor GCs run; every read
- *          is checked against what was written. Plain and under heap verification.
+ *          is checked against what was written. Plain and under heap verification; and under
+ *          G1, with concurrent cycles in place of the full GCs, so that the threads store into
+ *          their groups while G1 marks and only marking frees H2's regions.
  * @library /lib /test/lib
  * @run main/othervm/timeout=2400 TestTeraHeapSoak
  */
@@ -108,7 +110,7 @@ public class TestTeraHeapSoak {
                 failures.get(0).printStackTrace();
                 throw new RuntimeException("a mutator failed", failures.get(0));
             }
-            System.out.println("full GCs: " + fullGcs + ", partitions made: " + ids.get() + ", " + TeraHeap.stats());
+            System.out.println("System.gc() calls: " + fullGcs + ", partitions made: " + ids.get() + ", " + TeraHeap.stats());
             if (TeraHeap.stats().objectsMoved() == 0 || TeraHeap.stats().regionsFreed() == 0) {
                 throw new RuntimeException("the soak neither moved nor freed anything");
             }
@@ -160,19 +162,42 @@ public class TestTeraHeapSoak {
     public static void main(String[] args) throws Exception {
         long seconds = Long.getLong("teraheap.soak.seconds", 120);
         String path = "-XX:TeraHeapPath=" + new java.io.File(".").getAbsolutePath();
-        String[][] modes = {
-            {},
-            {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC"},
-        };
+        List<String[]> modes = new ArrayList<>(List.of(new String[0], TeraHeapProcess.VERIFY));
+        // Under G1, System.gc() starts a concurrent cycle, and young pauses start one whenever
+        // none runs; G1's verified run only in tests/g1/run-jtreg.sh (make test's time).
+        String[] g1 = TeraHeapProcess.concat(TeraHeapProcess.G1_FLAGS, "-XX:+ExplicitGCInvokesConcurrent",
+                "-XX:InitiatingHeapOccupancyPercent=0", "-XX:-G1UseAdaptiveIHOP", "-Xlog:gc,gc+teraheap");
+        modes.add(g1);
+        if (TeraHeapProcess.G1) {
+            modes.add(TeraHeapProcess.concat(g1, TeraHeapProcess.G1_VERIFY));
+        }
         for (String[] mode : modes) {
             List<String> cmd = new ArrayList<>(List.of("-XX:+EnableTeraHeap", "-Xmx256m", "-Xmn32m",
                     "-XX:TeraHeapSize=1g", "-XX:TeraHeapRegionSize=1m", path));
             cmd.addAll(List.of(mode));
             cmd.add(Soak.class.getName());
-            cmd.add(Long.toString(seconds));
+            boolean onG1 = List.of(mode).contains("-XX:+UseG1GC");
+            cmd.add(Long.toString(onG1 ? seconds / 2 : seconds));
             OutputAnalyzer out = TeraHeapProcess.run(cmd.toArray(new String[0]));
             out.shouldHaveExitValue(0);
             out.shouldContain("SOAK-OK");
+            if (onG1) {
+                checkMarkingFreed(out.getStdout());
+            }
         }
+    }
+
+    /** Under G1: marking cycles ran to their end and freed H2's regions, and no full GC did. */
+    static void checkMarkingFreed(String log) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Marking freed (\\d+) regions").matcher(log);
+        int cycles = 0;
+        long freed = 0;
+        while (m.find()) {
+            cycles++;
+            freed += Long.parseLong(m.group(1));
+        }
+        System.out.println("G1: " + cycles + " marking cycles freed " + freed + " regions");
+        TeraHeapProcess.check(cycles > 0 && freed > 0, "no marking cycle freed an H2 region");
+        TeraHeapProcess.check(!log.contains("Pause Full"), "a full GC ran: only marking may free regions here");
     }
 }
