@@ -1,7 +1,7 @@
 /*
  * @test
  * @summary Heap dumps and class histograms include the objects in H2, and a dump parses with
- *          every reference resolved.
+ *          every reference resolved; on the Parallel collector and on G1.
  * @library /lib /test/lib
  * @modules jdk.management
  * @run main/othervm/timeout=600 TestTeraHeapHeapWalk
@@ -41,12 +41,16 @@ public class TestTeraHeapHeapWalk {
             if (!TeraHeap.isInH2(head) || !TeraHeap.isInH2(head.next)) {
                 throw new RuntimeException("not moved");
             }
+            // One walker, then four (the serial and the parallel object iterators).
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            String histogram = (String) server.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
-                    "gcClassHistogram", new Object[] {null}, new String[] {String[].class.getName()});
-            for (String line : histogram.split("\n")) {
-                if (line.contains(Marker.class.getName())) {
-                    System.out.println("HISTOGRAM " + line.trim());
+            for (String threads : new String[] {"1", "4"}) {
+                String histogram = (String) server.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                        "gcClassHistogram", new Object[] {new String[] {"-parallel=" + threads}},
+                        new String[] {String[].class.getName()});
+                for (String line : histogram.split("\n")) {
+                    if (line.contains(Marker.class.getName())) {
+                        System.out.println("HISTOGRAM(" + threads + ") " + line.trim());
+                    }
                 }
             }
             ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class).dumpHeap(args[0], true);
@@ -55,18 +59,25 @@ public class TestTeraHeapHeapWalk {
     }
 
     public static void main(String[] args) throws Exception {
+        walk(new String[0]);
+        walk(TeraHeapProcess.G1_FLAGS);
+    }
+
+    static void walk(String[] collector) throws Exception {
         File dump = new File("teraheap.hprof").getAbsoluteFile();
-        OutputAnalyzer out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xmx128m", "-XX:TeraHeapSize=64m",
-                "-XX:TeraHeapRegionSize=1m", "-XX:TeraHeapPath=" + new File(".").getAbsolutePath(),
-                Child.class.getName(), dump.toString());
+        dump.delete();
+        OutputAnalyzer out = TeraHeapProcess.run(TeraHeapProcess.concat(collector, "-XX:+EnableTeraHeap",
+                "-Xmx128m", "-XX:TeraHeapSize=64m", "-XX:TeraHeapRegionSize=1m",
+                "-XX:TeraHeapPath=" + new File(".").getAbsolutePath(), Child.class.getName(), dump.toString()));
         out.shouldHaveExitValue(0);
         out.shouldContain("DUMPED true");
-        out.shouldMatch("HISTOGRAM \\d+: +1000 +\\d+ +TestTeraHeapHeapWalk\\$Marker");
+        out.shouldMatch("HISTOGRAM\\(1\\) \\d+: +1000 +\\d+ +TestTeraHeapHeapWalk\\$Marker");
+        out.shouldMatch("HISTOGRAM\\(4\\) \\d+: +1000 +\\d+ +TestTeraHeapHeapWalk\\$Marker");
         try (Snapshot snapshot = Reader.readFile(dump.getPath(), false, 0)) {
             snapshot.resolve(true);
             JavaClass marker = snapshot.findClass(Marker.class.getName());
             int count = marker.getInstancesCount(false);
-            System.out.println("instances in the dump: " + count);
+            System.out.println((collector.length == 0 ? "Parallel" : "G1") + ": instances in the dump: " + count);
             if (count != 1000) {
                 throw new RuntimeException("the dump holds " + count + " of the 1000 instances in H2");
             }
