@@ -75,7 +75,8 @@ public final class TeraHeapProcess {
      * (-XX:-TeraHeapG1MoveInPauses; the other settings move them at the young pause after
      * move(), as far as they lie in its collection set), and full GCs caused by allocation
      * failure: with no concurrent cycle to reclaim old garbage (occupancy threshold 100%), the
-     * old regions fill until a pause cannot evacuate and G1 falls back to a full GC.
+     * old regions fill until a pause cannot evacuate and G1 falls back to a full GC (without
+     * G1's preventive pauses, which near a full heap run by the hundred, each growing it a region).
      */
     public static final String[][] G1_VARIANTS = {
         {"-XX:MarkSweepDeadRatio=0"},
@@ -86,7 +87,7 @@ public final class TeraHeapProcess {
         {"-XX:G1PeriodicGCInterval=100"},
         {"-XX:-TeraHeapG1MoveInPauses"},
         {"-Dteraheap.test.fullgc=allocation", "-XX:InitiatingHeapOccupancyPercent=100",
-         "-XX:-G1UseAdaptiveIHOP"},
+         "-XX:-G1UseAdaptiveIHOP", "-XX:+UnlockDiagnosticVMOptions", "-XX:-G1UsePreventiveGC"},
     };
 
     /**
