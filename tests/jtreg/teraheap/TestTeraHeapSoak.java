@@ -96,11 +96,11 @@ public class TestTeraHeapSoak {
                 w.start();
             }
             long end = System.nanoTime() + seconds * 1_000_000_000L;
-            int fullGcs = 0;
+            int explicitGcs = 0;
             while (!stop && System.nanoTime() < end) {
                 Thread.sleep(500);
                 System.gc();
-                fullGcs++;
+                explicitGcs++;
             }
             stop = true;
             for (Thread w : workers) {
@@ -110,7 +110,7 @@ public class TestTeraHeapSoak {
                 failures.get(0).printStackTrace();
                 throw new RuntimeException("a mutator failed", failures.get(0));
             }
-            System.out.println("System.gc() calls: " + fullGcs + ", partitions made: " + ids.get() + ", " + TeraHeap.stats());
+            System.out.println("System.gc() calls: " + explicitGcs + ", partitions made: " + ids.get() + ", " + TeraHeap.stats());
             if (TeraHeap.stats().objectsMoved() == 0 || TeraHeap.stats().regionsFreed() == 0) {
                 throw new RuntimeException("the soak neither moved nor freed anything");
             }
