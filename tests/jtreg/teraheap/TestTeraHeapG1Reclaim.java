@@ -4,7 +4,9 @@
  *          one that moves the groups (TeraHeap on G1 is experimental: -XX:+TeraHeapG1InProgress).
  *          Six groups move to H2; then, under cycles started at nearly every young pause:
  *          a dropped group's region is freed by the cycle that found nothing reaching it, and
- *          the weak reference to it is cleared at that Remark; a group that only another
+ *          the weak reference to it is cleared at that Remark; a group that refers to an old
+ *          H1 object which refers back to it, and which nothing else reaches, dies in a cycle too
+ *          (its card must not keep that object alive: it did, and H2 filled up); a group that only another
  *          label's group refers to (an H2-to-H2 link, stored after both moved) lives while that
  *          group does and dies in the same cycle as it; a group whose only reference a second
  *          thread keeps moving between a static field, an H1 array and an H2 field while
@@ -33,6 +35,15 @@ public class TestTeraHeapG1Reclaim {
 
         Node(long value) {
             this.value = value;
+        }
+    }
+
+    /** An H1 object that a group in H2 refers to, and that refers back to the group. */
+    static final class Back {
+        final Object[] group;
+
+        Back(Object[] group) {
+            this.group = group;
         }
     }
 
@@ -99,8 +110,8 @@ public class TestTeraHeapG1Reclaim {
 
         // The groups, while the test holds them. In fields, not locals: the interpreter keeps a
         // local's value alive until its slot is reused.
-        static Object[] a, b, c, d, e, f;
-        static WeakReference<Object[]> weakA, weakB, weakC;
+        static Object[] a, b, c, d, e, f, g;
+        static WeakReference<Object[]> weakA, weakB, weakC, weakG;
         // D's only reference, wherever the swapper has it, and the H2 field it passes through.
         static volatile Object holder;
         static final Object[] BOX = new Object[1];
@@ -129,7 +140,8 @@ public class TestTeraHeapG1Reclaim {
             d = group(4_000_000);
             f = group(6_000_000);
             e = isolatedGroup();
-            Object[][] all = {a, b, c, d, e, f};
+            g = group(7_000_000);
+            Object[][] all = {a, b, c, d, e, f, g};
             for (int i = 0; i < all.length; i++) {
                 org.teraheap.TeraHeap.tagRoot(all[i], i + 1);
                 org.teraheap.TeraHeap.move(i + 1);
@@ -176,7 +188,7 @@ public class TestTeraHeapG1Reclaim {
         public static void main(String[] args) throws Exception {
             moveAll();
             final long regionsMoved = regionsInUse();
-            TeraHeapProcess.check(regionsMoved >= 6, "each label fills a region of its own: " + regionsMoved);
+            TeraHeapProcess.check(regionsMoved >= 7, "each label fills a region of its own: " + regionsMoved);
 
             // B: from now on only A refers to it, from H2.
             ((Node) a[0]).ref = b;
@@ -204,6 +216,17 @@ public class TestTeraHeapG1Reclaim {
             long afterC = regionsInUse();
             TeraHeapProcess.check(afterC <= regionsMoved - 1, "C's region freed: " + regionsMoved + " then " + afterC);
             TeraHeapProcess.check(!weakB.refersTo(null), "B lives while A refers to it from H2");
+
+            // G refers to an H1 object that refers back to G; dropped, the two die together once
+            // that object is old (until then young pauses take H2's cards as roots).
+            ((Node) g[2]).ref = new Back(g);
+            weakG = new WeakReference<>(g);
+            g = null;
+            churnUntil(() -> weakG.refersTo(null), Cycles::checkAll,
+                    "a cycle cleared the weak reference to G, which only an H1 object it refers to reaches");
+            long afterG = regionsInUse();
+            TeraHeapProcess.check(afterG <= afterC - 1, "G's region freed: " + afterC + " then " + afterG);
+            afterC = afterG;
 
             // A dropped: B, which only A refers to, dies in the same cycle.
             weakA = new WeakReference<>(a);

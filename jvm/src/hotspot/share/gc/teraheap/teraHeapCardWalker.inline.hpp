@@ -29,6 +29,12 @@ class TeraHeapCardWalker : AllStatic {
   // those too, so that each card is then scanned on its own, every field once.
   static void spread_imprecise_mark(HeapWord* obj, HeapWord* card_start, HeapWord* card_end);
 
+  // walk and walk_concurrently: from `from`, a card's start in start region r.
+  // Without `spread`, no card is written.
+  template <typename Wanted, typename ScanCard>
+  static void walk_from(TeraHeapRegions* regions, uint r, HeapWord* from, HeapWord* top_limit, bool give_back,
+                        bool spread, Wanted wanted, ScanCard scan_card);
+
 public:
   // Walks the cards of start region r (an object that spans regions is walked
   // from its first), calling `scan_card` on each card `wanted` selects, with an
@@ -39,7 +45,17 @@ public:
   // top the region had before a mover began claiming space in it).
   template <typename Wanted, typename ScanCard>
   static void walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card,
-                   HeapWord* top = NULL);
+                   HeapWord* top = NULL) {
+    walk_from(regions, r, regions->bottom(r), top, give_back, true, wanted, scan_card);
+  }
+  // The same while the program runs (a concurrent marking task), from the
+  // card at `from`: cards are only read, and a dirty card stands for itself
+  // alone (the fields an imprecise mark leaves out were written since the
+  // last pause). No page is given back.
+  template <typename Wanted, typename ScanCard>
+  static void walk_concurrently(TeraHeapRegions* regions, uint r, HeapWord* from, Wanted wanted, ScanCard scan_card) {
+    walk_from(regions, r, from, NULL, false, false, wanted, scan_card);
+  }
   // Iterates the fields within `mr` of the objects from `obj` on.
   template <typename Closure>
   static void iterate_fields(HeapWord* obj, MemRegion mr, Closure* cl);
@@ -70,17 +86,18 @@ inline void TeraHeapCardWalker::spread_imprecise_mark(HeapWord* obj, HeapWord* c
 }
 
 template <typename Wanted, typename ScanCard>
-void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, Wanted wanted, ScanCard scan_card,
-                              HeapWord* top_limit) {
+void TeraHeapCardWalker::walk_from(TeraHeapRegions* regions, uint r, HeapWord* from, HeapWord* top_limit,
+                                   bool give_back, bool spread, Wanted wanted, ScanCard scan_card) {
   HeapWord* const bottom = regions->bottom(r);
   HeapWord* const top = top_limit != NULL ? MIN2(top_limit, regions->top(r)) : regions->top(r);
-  if (top == bottom) {
+  if (top <= from) {
     return;
   }
   // The cards of the regions r spans are read by this walk alone.
   HeapWord* const span_end = bottom + align_up(pointer_delta(top, bottom), regions->region_words());
-  HeapWord* obj = bottom;   // an object start at or before the current card
-  for (HeapWord* page_start = bottom; page_start < top; ) {
+  // An object start at or before the current card.
+  HeapWord* obj = from == bottom ? bottom : TeraHeapObjectStarts::object_start(from, bottom);
+  for (HeapWord* page_start = from; page_start < top; ) {
     CardTable::CardValue* const page = align_down(TeraHeapCards::card_for(page_start), os::vm_page_size());
     HeapWord* const page_end = TeraHeapCards::addr_for(page + os::vm_page_size());
     HeapWord* const to = MIN2(top, page_end);
@@ -120,7 +137,7 @@ void TeraHeapCardWalker::walk(TeraHeapRegions* regions, uint r, bool give_back, 
         obj = obj_end;
         obj_end = obj + cast_to_oop(obj)->size();
       }
-      if (*card == TeraHeapCards::dirty) {
+      if (spread && *card == TeraHeapCards::dirty) {
         spread_imprecise_mark(obj, card_start, card_end);
       }
       scan_card(card, MemRegion(card_start, card_end), obj);

@@ -28,6 +28,7 @@
 #include "gc/teraheap/teraHeapG1.inline.hpp"
 #include "gc/teraheap/teraHeapG1CardScan.hpp"
 #include "gc/teraheap/teraHeapG1Marking.hpp"
+#include "gc/teraheap/teraHeapG1MarkingScan.hpp"
 #include "gc/teraheap/teraHeapG1RootRegions.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapLeftBehind.hpp"
@@ -311,17 +312,26 @@ void TeraHeapG1::pre_evacuate() {
 }
 
 void TeraHeapG1::marking_begins() {
-  // The concurrent start pause reads all cards but the summarized ones, and
-  // every summary: what H2 refers into is found anew, after the labels that
-  // stop pending do (their oldgen cards are no longer read by mixed pauses).
+  // The cycle reads the cards of the regions it finds live: what H2 refers
+  // into is found anew, after the labels that stop pending do (their oldgen
+  // cards are no longer read by mixed pauses).
   TeraHeapLeftBehind::cycle_begins(TeraHeap::regions());
-  TeraHeapG1Targets::clear();
+  TeraHeapG1Targets::begin_building();
   TeraHeapG1RootRegions::clear();
   TeraHeapG1Marking::begin();
 }
 
 void TeraHeapG1::marking_undone() {
   TeraHeapG1Marking::abort();
+  TeraHeapG1Targets::abandon_building();
+}
+
+void TeraHeapG1::read_reached_regions(G1CMTask* task) {
+  TeraHeapG1MarkingScan::read_regions(task);
+}
+
+bool TeraHeapG1::has_reached_regions() {
+  return TeraHeapG1Marking::has_regions_to_read();
 }
 
 void TeraHeapG1::marking_complete() {
@@ -329,8 +339,11 @@ void TeraHeapG1::marking_complete() {
 }
 
 void TeraHeapG1::marking_done() {
-  const size_t freed = TeraHeap::free_dead_regions();
   TeraHeapG1Marking::marking_done();
+  // Every live region's cards are read: the regions H2 refers into from
+  // them, and from what the pauses meanwhile read.
+  TeraHeapG1Targets::install_built();
+  const size_t freed = TeraHeap::free_dead_regions();
   // Weak processing has cleared the handles of dead roots.
   TeraHeapRoots::sweep_soon();
   TeraHeapG1RootRegions::find();
@@ -346,6 +359,7 @@ void TeraHeapG1::marking_done() {
 void TeraHeapG1::full_gc_prepare(G1FullCollector* collector) {
   // A full GC abandons a marking cycle under way, and decides anew.
   TeraHeapG1Marking::abort();
+  TeraHeapG1Targets::abandon_building();
   TeraHeapG1RootRegions::clear();
   g1_collector()->set_full_gc(collector);
   TeraHeap::prepare_marking();

@@ -11,6 +11,7 @@
 #include "memory/virtualspace.hpp"
 #include "oops/oopsHierarchy.hpp"
 
+class G1CMTask;
 class G1CollectionSetCandidates;
 class G1FullCollector;
 class G1FullGCMarker;
@@ -91,6 +92,11 @@ public:
   static void marking_begins();
   // the concurrent start pause, if G1 then undoes the cycle (no Remark);
   static void marking_undone();
+  // a marking task, out of regions and SATB buffers to drain, reads the H2
+  // regions marking found live (TeraHeapG1MarkingScan), and does not
+  // terminate while one waits;
+  static void read_reached_regions(G1CMTask* task);
+  static bool has_reached_regions();
   // Remark, marking complete, before reference processing;
   static void marking_complete();
   // Remark, after reference, weak and class processing: H2's regions that

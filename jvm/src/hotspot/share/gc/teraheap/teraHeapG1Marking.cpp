@@ -15,73 +15,79 @@
 
 volatile int TeraHeapG1Marking::_phase = TeraHeapG1Marking::idle;
 TeraHeapRegions* TeraHeapG1Marking::_regions = NULL;
-TeraHeapG1Marking::RegionList** TeraHeapG1Marking::_links = NULL;
-TeraHeapG1Marking::RegionList* TeraHeapG1Marking::_linked = NULL;
-Mutex* TeraHeapG1Marking::_links_lock = NULL;
-
-void TeraHeapG1Marking::forget_links() {
-  for (int k = 0; k < _linked->length(); k++) {
-    _links[_linked->at(k)]->clear();
-  }
-  _linked->clear();
-}
-
-// Makes live what the regions on `stack` (live already) lead to, and what
-// that leads to, until the stack is empty.
-void TeraHeapG1Marking::lead_on(RegionList* stack) {
-  while (stack->is_nonempty()) {
-    const uint r = stack->pop();
-    RegionList* const next[] = { _regions->dependencies(r), _links[r] };
-    for (uint n = 0; n < ARRAY_SIZE(next); n++) {
-      for (int k = 0; next[n] != NULL && k < next[n]->length(); k++) {
-        // Both lists hold start regions.
-        if (_regions->make_live(next[n]->at(k))) {
-          stack->push(next[n]->at(k));
-        }
-      }
-    }
-  }
-}
+volatile bool* TeraHeapG1Marking::_queued = NULL;
+TeraHeapG1Marking::PartReads* TeraHeapG1Marking::_part_reads = NULL;
+volatile int TeraHeapG1Marking::_part_read_count = 0;
+Mutex* TeraHeapG1Marking::_part_reads_lock = NULL;
 
 void TeraHeapG1Marking::initialize(TeraHeapRegions* regions) {
   _regions = regions;
-  _links = NEW_C_HEAP_ARRAY(RegionList*, regions->count(), mtGC);
+  _queued = NEW_C_HEAP_ARRAY(volatile bool, regions->count(), mtGC);
   for (uint i = 0; i < regions->count(); i++) {
-    _links[i] = NULL;
+    _queued[i] = false;
   }
-  _linked = new RegionList(16);
-  _links_lock = new Mutex(Mutex::leaf, "TeraHeapG1Marking_lock", true, Mutex::_safepoint_check_never);
+  _part_reads = new PartReads(4);
+  _part_reads_lock = new Mutex(Mutex::leaf, "TeraHeapG1Marking_lock", true, Mutex::_safepoint_check_never);
 }
 
 void TeraHeapG1Marking::begin() {
   assert(SafepointSynchronize::is_at_safepoint(), "in the concurrent start pause");
+  assert(_part_reads->is_empty(), "no read left from the last cycle");
   _regions->clear_live();
-  forget_links();
+  // Free regions too: one a pause opens during the cycle is read once.
+  for (uint i = 0; i < _regions->count(); i++) {
+    _queued[i] = false;
+  }
   Atomic::release_store(&_phase, (int)marking);
 }
 
-void TeraHeapG1Marking::add_link(uint from, uint to) {
-  MutexLocker ml(_links_lock, Mutex::_no_safepoint_check_flag);
-  if (_links[from] == NULL) {
-    _links[from] = new RegionList(4);
-  }
-  if (_links[from]->is_empty()) {
-    _linked->append(from);
-  }
-  _links[from]->append_if_missing(to);
-}
-
 void TeraHeapG1Marking::reached(oop obj) {
-  const int phase = Atomic::load_acquire(&_phase);
-  if (phase == idle) {
+  if (Atomic::load_acquire(&_phase) == idle) {
     return;
   }
-  const uint r = _regions->index_of(obj);
-  if (_regions->make_live(r) && phase == closing) {
-    RegionList stack;
-    stack.push(r);
-    lead_on(&stack);
+  reach(_regions->index_of(obj));
+}
+
+void TeraHeapG1Marking::reach(uint region) {
+  assert(_phase != idle, "a cycle is under way");
+  _regions->make_live(region);
+  if (!Atomic::load(&_queued[region]) && !Atomic::cmpxchg(&_queued[region], false, true)) {
+    _regions->queue_pending(region);
   }
+}
+
+bool TeraHeapG1Marking::has_regions_to_read() {
+  return Atomic::load_acquire(&_phase) != idle && (_regions->has_pending() || Atomic::load(&_part_read_count) != 0);
+}
+
+bool TeraHeapG1Marking::claim_region(uint* region, HeapWord** from) {
+  if (Atomic::load_acquire(&_phase) == idle) {
+    return false;
+  }
+  if (Atomic::load(&_part_read_count) != 0) {
+    MutexLocker ml(_part_reads_lock, Mutex::_no_safepoint_check_flag);
+    if (_part_reads->is_nonempty()) {
+      const PartRead read = _part_reads->pop();
+      Atomic::store(&_part_read_count, _part_reads->length());
+      *region = read.region;
+      *from = read.from;
+      return true;
+    }
+  }
+  const uint r = _regions->claim_pending();
+  if (r == UINT_MAX) {
+    return false;
+  }
+  *region = r;
+  *from = _regions->bottom(r);
+  return true;
+}
+
+void TeraHeapG1Marking::put_back(uint region, HeapWord* from) {
+  MutexLocker ml(_part_reads_lock, Mutex::_no_safepoint_check_flag);
+  const PartRead read = { region, from };
+  _part_reads->push(read);
+  Atomic::store(&_part_read_count, _part_reads->length());
 }
 
 bool TeraHeapG1Marking::needs_marking(const void* entry) {
@@ -95,25 +101,31 @@ bool TeraHeapG1Marking::is_alive(oop obj) {
 void TeraHeapG1Marking::marking_complete() {
   assert(SafepointSynchronize::is_at_safepoint(), "at Remark");
   assert(_phase == marking, "a cycle is under way");
-  RegionList stack;
-  for (int k = 0; k < _regions->in_use_count(); k++) {
-    const uint r = _regions->in_use_region(k);
-    if (_regions->is_live(_regions->bottom(r))) {
-      stack.push(r);
-    }
-  }
-  lead_on(&stack);
+  guarantee(!has_regions_to_read(), "marking terminated with H2 regions to read");
   Atomic::release_store(&_phase, (int)closing);
 }
 
 void TeraHeapG1Marking::marking_done() {
   assert(SafepointSynchronize::is_at_safepoint(), "at Remark");
   assert(_phase == closing, "marking is complete");
-  forget_links();
+  guarantee(!has_regions_to_read(), "reference processing left H2 regions to read");
+#ifdef ASSERT
+  // Links inside a label stand for references on clean cards.
+  for (int k = 0; k < _regions->in_use_count(); k++) {
+    const uint r = _regions->in_use_region(k);
+    GrowableArrayCHeap<uint, mtGC>* const deps = _regions->dependencies(r);
+    for (int d = 0; _regions->is_live(_regions->bottom(r)) && deps != NULL && d < deps->length(); d++) {
+      assert(_regions->is_live(_regions->bottom(deps->at(d))), "H2 region %u is live, its dependency %u is not",
+             r, deps->at(d));
+    }
+  }
+#endif
   Atomic::release_store(&_phase, (int)idle);
 }
 
 void TeraHeapG1Marking::abort() {
-  forget_links();
   Atomic::release_store(&_phase, (int)idle);
+  _part_reads->clear();
+  Atomic::store(&_part_read_count, 0);
+  _regions->clear_live();
 }

@@ -8,7 +8,12 @@
 #include "gc/g1/g1CollectedHeap.inline.hpp"
 #include "gc/g1/heapRegion.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
+#include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "memory/allocation.hpp"
+#include "oops/instanceKlass.hpp"
+#include "oops/klass.inline.hpp"
+#include "oops/oop.inline.hpp"
+#include "runtime/safepoint.hpp"
 #include "utilities/bitMap.inline.hpp"
 
 // A bitmap lives as long as the JVM: allocated once, through CHeapObj.
@@ -19,19 +24,71 @@ struct TeraHeapG1TargetBits : public CHeapObj<mtGC> {
 
 CHeapBitMap* TeraHeapG1Targets::_regions = NULL;
 CHeapBitMap* TeraHeapG1Targets::_pending = NULL;
+CHeapBitMap* TeraHeapG1Targets::_next_regions = NULL;
+CHeapBitMap* TeraHeapG1Targets::_next_pending = NULL;
+volatile bool TeraHeapG1Targets::_building = false;
 
 void TeraHeapG1Targets::initialize(uint g1_regions) {
   _regions = &(new TeraHeapG1TargetBits(g1_regions))->bits;
   _pending = &(new TeraHeapG1TargetBits(g1_regions))->bits;
+  _next_regions = &(new TeraHeapG1TargetBits(g1_regions))->bits;
+  _next_pending = &(new TeraHeapG1TargetBits(g1_regions))->bits;
+}
+
+// Most cards refer to a few regions: read before writing the shared word.
+static void set_bit(CHeapBitMap* bits, BitMap::idx_t index) {
+  if (!bits->at(index)) {
+    bits->par_set_bit(index);
+  }
 }
 
 void TeraHeapG1Targets::add(oop obj, bool read_by_mixed) {
   const uint index = G1CollectedHeap::heap()->addr_to_region(cast_from_oop<HeapWord*>(obj));
-  CHeapBitMap* const bits = read_by_mixed ? _pending : _regions;
-  // Most cards refer to a few regions: read before writing the shared word.
-  if (!bits->at(index)) {
-    bits->par_set_bit(index);
+  set_bit(read_by_mixed ? _pending : _regions, index);
+  if (Atomic::load(&_building)) {
+    set_bit(read_by_mixed ? _next_pending : _next_regions, index);
   }
+}
+
+// Class objects, class loaders and Reference objects never move to H2: a
+// region a pending label refers into only through them is left alone.
+static bool may_move(oop o) {
+  const Klass* k = o->klass();
+  if (!k->is_instance_klass()) {
+    return true;
+  }
+  const InstanceKlass* ik = InstanceKlass::cast(k);
+  return !ik->is_mirror_instance_klass() && !ik->is_class_loader_instance_klass() &&
+         !ik->is_reference_instance_klass();
+}
+
+void TeraHeapG1Targets::add_referent(oop obj, uint region) {
+  add(obj, TeraHeapLeftBehind::is_pending_region(region) && may_move(obj));
+}
+
+void TeraHeapG1Targets::clear() {
+  abandon_building();
+  _regions->clear();
+  _pending->clear();
+}
+
+void TeraHeapG1Targets::begin_building() {
+  assert(SafepointSynchronize::is_at_safepoint(), "in the concurrent start pause");
+  // Some labels stop pending now (TeraHeapLeftBehind::cycle_begins): what
+  // their oldgen cards refer into, kept apart so far, bars mixed pauses until
+  // the new set is installed (none runs before).
+  _regions->set_union(*_pending);
+  _next_regions->clear();
+  _next_pending->clear();
+  Atomic::store(&_building, true);
+}
+
+void TeraHeapG1Targets::install_built() {
+  assert(SafepointSynchronize::is_at_safepoint(), "at Remark");
+  assert(_building, "a marking cycle built a set");
+  abandon_building();
+  swap(_regions, _next_regions);
+  swap(_pending, _next_pending);
 }
 
 bool TeraHeapG1Targets::contains(const HeapRegion* hr) {

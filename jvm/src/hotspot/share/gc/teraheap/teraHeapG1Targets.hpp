@@ -9,6 +9,7 @@
 
 #include "memory/allStatic.hpp"
 #include "oops/oopsHierarchy.hpp"
+#include "runtime/atomic.hpp"
 #include "utilities/bitMap.hpp"
 
 class HeapRegion;
@@ -19,9 +20,11 @@ class HeapRegion;
 // them in mixed pauses, and in any pause frees a humongous array that nothing
 // it tracks refers to. So the G1 regions such a card refers into stay out of
 // both: a region joins this set whenever a collector leaves a card oldgen or
-// summarized with a referent in it, and stays until the next full GC's
-// adjust step builds the set anew, exactly (or a marking cycle's concurrent
-// start, which reads every card).
+// summarized with a referent in it, and stays until the set is built anew:
+// by a full GC's adjust step, or by a marking cycle, from the cards of the
+// H2 regions it finds live (TeraHeapG1MarkingScan) and the pauses' cards
+// meanwhile, installed at Remark. Until then the old set holds, so young
+// pauses during the cycle never lose a target.
 //
 // The oldgen cards of the labels whose groups a pause left in part in H1
 // (TeraHeapLeftBehind's pending labels) are read by mixed pauses too, which
@@ -31,6 +34,10 @@ class HeapRegion;
 class TeraHeapG1Targets : AllStatic {
   static CHeapBitMap* _regions;   // by G1 region index: from cards no pause reads
   static CHeapBitMap* _pending;   // from the pending labels' oldgen cards, which mixed pauses read
+  // The set a marking cycle builds, installed at its Remark.
+  static CHeapBitMap* _next_regions;
+  static CHeapBitMap* _next_pending;
+  static volatile bool _building;
 
 public:
   static void initialize(uint g1_regions);
@@ -38,14 +45,25 @@ public:
   // From any GC worker: an oldgen or summarized card refers to `obj`, in H1;
   // `read_by_mixed` if the card is a pending label's oldgen one.
   static void add(oop obj, bool read_by_mixed = false);
+  // The same, for an oldgen or summarized card of H2 start region `region`:
+  // read by mixed pauses if its label is pending and `obj` may move.
+  static void add_referent(oop obj, uint region);
   // Some pause does not read a card that refers into `hr`.
   static bool contains(const HeapRegion* hr);
   // Mixed pauses do not read a card that refers into `hr`: never a candidate.
   static bool bars_mixed(const HeapRegion* hr);
   // Only the pending labels' cards refer into `hr`.
   static bool only_pending(const HeapRegion* hr) { return !bars_mixed(hr) && contains(hr); }
-  // Before a full GC's adjust step or a concurrent start adds what it finds.
-  static void clear() { _regions->clear(); _pending->clear(); }
+  // Before a full GC's adjust step adds what it finds (a marking cycle's set
+  // is abandoned).
+  static void clear();
+  // A marking cycle: from its concurrent start, every target is also added
+  // to the set it builds; at its Remark, once every live H2 region has been
+  // read, that set replaces the old one. A cycle undone or abandoned
+  // leaves the old set.
+  static void begin_building();
+  static void install_built();
+  static void abandon_building() { Atomic::store(&_building, false); }
   static size_t count() { return _regions->count_one_bits(); }
 };
 

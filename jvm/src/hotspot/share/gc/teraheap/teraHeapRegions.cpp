@@ -203,9 +203,12 @@ bool TeraHeapRegions::make_live(uint i) {
 }
 
 void TeraHeapRegions::mark_live(uint i) {
-  if (!make_live(i)) {
-    return;
+  if (make_live(i)) {
+    queue_pending(i);
   }
+}
+
+void TeraHeapRegions::queue_pending(uint i) {
   i = _start[i];
   MutexLocker ml(_pending_lock, Mutex::_no_safepoint_check_flag);
   _pending.push(i);

@@ -139,6 +139,9 @@ public:
   // The same, and a region made live here is queued for its cards to be
   // read (a full GC's marking). Any thread.
   void mark_live(uint i);
+  // Queues start region i for its cards to be read, whatever its live bit
+  // (the caller queues it once). Any thread.
+  void queue_pending(uint i);
   bool is_live(const void* p) const { return _live[index_of(p)]; }
   bool has_pending() const { return Atomic::load(&_pending_count) != 0; }
   // A queued region, taken off the queue; UINT_MAX if none.

@@ -27,7 +27,23 @@ void TeraHeapRoots::initialize() {
 
 // Drops entries whose root was collected or already moved to H2; returns the handles to destroy
 // once the lock is released.
+static int compare_labels(const jlong& a, const jlong& b) {
+  return a < b ? -1 : (a > b ? 1 : 0);
+}
+
+static int sort_labels(jlong* a, jlong* b) {
+  return compare_labels(*a, *b);
+}
+
+static bool contains_label(GrowableArrayCHeap<jlong, mtGC>* sorted, jlong label) {
+  bool found = false;
+  sorted->find_sorted<jlong, compare_labels>(label, found);
+  return found;
+}
+
 void TeraHeapRoots::sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
+  GrowableArrayCHeap<jlong, mtGC> died;       // labels of roots the program dropped
+  GrowableArrayCHeap<jlong, mtGC> tagged;     // labels of roots still in H1
   int kept = 0;
   for (int i = 0; i < _roots->length(); i++) {
     TeraHeapTaggedRoot e = _roots->at(i);
@@ -36,11 +52,30 @@ void TeraHeapRoots::sweep(GrowableArrayCHeap<jweak, mtGC>* dead) {
     oop root = resolve_no_keepalive(e.root);
     if (root == NULL || TeraHeapAddressSpace::contains(root)) {
       dead->append(e.root);
+      if (root == NULL && _movable->is_nonempty()) {
+        died.append(e.label);
+      }
     } else {
       _roots->at_put(kept++, e);
+      if (_movable->is_nonempty()) {
+        tagged.append(e.label);
+      }
     }
   }
   _roots->trunc_to(kept);
+  // A hint whose roots all died has nothing left to move: drop it (a full
+  // GC consumes every hint; G1's pauses consume only those of roots they
+  // moved, and would search the others at every pause).
+  if (died.is_nonempty()) {
+    died.sort(sort_labels);
+    tagged.sort(sort_labels);
+    for (int i = _movable->length() - 1; i >= 0; i--) {
+      const jlong label = _movable->at(i);
+      if (contains_label(&died, label) && !contains_label(&tagged, label)) {
+        _movable->remove_at(i);
+      }
+    }
+  }
   _sweep_at = MAX2(64, 2 * kept);
   // A table that held millions of roots at a peak (a superstep's messages)
   // keeps no room for them once they have died or moved.
