@@ -31,13 +31,18 @@ public:
   TeraHeapG1MarkingScanClosure(G1CMTask* task, uint region) :
     _g1h(G1CollectedHeap::heap()), _task(task), _region(region) {}
 
-  // H2 refers to `o`: greyed in H1 (an object above G1's TAMS needs no mark)
-  // or, in H2, its region reached.
+  // Greyed in H1 (an object above G1's TAMS needs no mark) or, in H2, its
+  // region reached.
+  void grey(oop o) {
+    _task->deal_with_reference(&o);
+  }
+
+  // A field of the region refers to `o`.
   void refers_to(oop o) {
     if (!TeraHeapAddressSpace::contains(o) && !_g1h->heap_region_containing(o)->is_young()) {
       TeraHeapG1Targets::add_referent(o, _region);
     }
-    _task->deal_with_reference(&o);
+    grey(o);
   }
 
   template <class T> void do_oop_work(T* p) {
@@ -64,27 +69,40 @@ static void read_region_metadata(TeraHeapRegions* regions, uint r, TeraHeapG1Mar
   for (int k = 0; klasses != NULL && k < klasses->length(); k++) {
     oop mirror = klasses->at(k)->java_mirror_no_keepalive();
     if (mirror != NULL) {
-      cl->refers_to(mirror);
+      cl->grey(mirror);
     }
   }
-  // What its summarized cards refer to.
-  TeraHeapBackwardTargets::targets_do(r, [&](oop o) { cl->refers_to(o); });
+  // What its summarized cards refer to: no pause reads those cards, pending
+  // label or not.
+  TeraHeapBackwardTargets::targets_do(r, [&](oop o) {
+    TeraHeapG1Targets::add(o);
+    cl->grey(o);
+  });
 }
+
+// Cards read between two looks at whether the task must stop: each call
+// reads at least this many, so that a caller that loops on an aborted task
+// without yielding (reference precleaning) still gets on.
+static const int cards_per_check = 16;
 
 // Reads region r's cards from `from` on; returns the card where the task
 // stopped, or NULL once all are read.
 static HeapWord* read_cards(TeraHeapRegions* regions, uint r, HeapWord* from, G1CMTask* task,
                             TeraHeapG1MarkingScanClosure* cl) {
+  G1ConcurrentMark* const cm = G1CollectedHeap::heap()->concurrent_mark();
   // In Remark, the marking threads stand still and nothing yields.
   const bool concurrent = !SafepointSynchronize::is_at_safepoint();
   HeapWord* stopped_at = NULL;
+  int cards = 0;
   TeraHeapCardWalker::walk_concurrently(regions, r, from,
                                         [&](TeraHeapCards::CardValue v) {
                                           return stopped_at == NULL && v != TeraHeapCards::clean &&
                                                  v != TeraHeapCards::summarized;
                                         },
                                         [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
-                                          if (task->has_aborted() || (concurrent && SuspendibleThreadSet::should_yield())) {
+                                          if (++cards % cards_per_check == 0 &&
+                                              (task->has_aborted() || cm->has_aborted() ||
+                                               (concurrent && SuspendibleThreadSet::should_yield()))) {
                                             task->set_has_aborted();
                                             stopped_at = mr.start();
                                             return;
@@ -99,7 +117,15 @@ void TeraHeapG1MarkingScan::read_regions(G1CMTask* task) {
   TeraHeapRegions* const regions = TeraHeap::regions();
   uint r;
   HeapWord* from;
-  while (!task->has_aborted() && TeraHeapG1Marking::claim_region(&r, &from)) {
+  // What the task has greyed may lead to a region: drained first, so that
+  // none waits when the task offers to terminate (a serial task, or the
+  // last to offer, does not look again).
+  while (true) {
+    task->drain_local_queue(false);
+    task->drain_global_stack(false);
+    if (task->has_aborted() || !TeraHeapG1Marking::claim_region(&r, &from)) {
+      return;
+    }
     TeraHeapG1MarkingScanClosure cl(task, r);
     if (from == regions->bottom(r)) {
       read_region_metadata(regions, r, &cl);
@@ -109,9 +135,5 @@ void TeraHeapG1MarkingScan::read_regions(G1CMTask* task) {
       TeraHeapG1Marking::put_back(r, stopped_at);
       return;
     }
-    // What the region led to may lead to other regions: found before this
-    // task offers to terminate.
-    task->drain_local_queue(false);
-    task->drain_global_stack(false);
   }
 }

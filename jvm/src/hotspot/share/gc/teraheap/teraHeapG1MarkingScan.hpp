@@ -20,8 +20,9 @@ class G1CMTask;
 // Cards are only read: the program runs, and its stores mark cards.
 class TeraHeapG1MarkingScan : AllStatic {
 public:
-  // Reads queued regions until none is left or the task must stop (to
-  // yield, on time or on an overflow); a region left half read is put back.
+  // Drains the task, reads a queued region, and again, until none is left
+  // or the task must stop (to yield, or the cycle is abandoned); a region
+  // left half read is put back. After G1's own work in each marking step.
   static void read_regions(G1CMTask* task);
 };
 
