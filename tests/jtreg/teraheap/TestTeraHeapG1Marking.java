@@ -147,12 +147,13 @@ public class TestTeraHeapG1Marking {
                 ((Node) group[i]).extra = new Payload(i + 100_000L * round);
                 // Old objects, likely in regions already chosen for mixed pauses: H2 refers
                 // into them from now on, so a mixed pause must give those regions up. Several a
-                // round, promoted during the round and far apart, so that some region is chosen in every run.
-                for (int k = 0; k < 8; k++) {
+                // round, promoted during the round and far apart, so that some region is chosen in
+                // every run (with 8 a round, a loaded machine's run of fewer cycles once saw none).
+                for (int k = 0; k < 24; k++) {
                     long[] old = (long[]) LONG_LIVED[(longLived + LONG_LIVED.length - 1 - k * 797) % LONG_LIVED.length];
                     if (old != null) {
                         old[0] = round;
-                        ((Node) group[30 + ((round * 8 + k) % 50) * 40]).old = old;
+                        ((Node) group[30 + ((round * 24 + k) % 50) * 40]).old = old;
                     }
                 }
             }
