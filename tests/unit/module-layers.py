@@ -28,7 +28,8 @@ FACADE_CALLERS = {"teraHeap": {"teraHeapNatives", "teraHeapParallel", "teraHeapG
 COLLECTOR_FILES = {
     "parallel": {"teraHeapParallel", "teraHeapCardScavenge", "teraHeapParallelH1Sizing",
                  "teraHeapRedirect"},
-    "g1": {"teraHeapG1", "teraHeapG1CardScan", "teraHeapG1H1Sizing", "teraHeapG1RootRegions", "teraHeapG1Targets"},
+    "g1": {"teraHeapG1", "teraHeapG1CardScan", "teraHeapG1H1Sizing", "teraHeapG1RootRegions", "teraHeapG1Targets",
+           "teraHeapG1MarkingScan"},
 }
 
 

@@ -327,7 +327,7 @@ void TeraHeapG1::marking_undone() {
 }
 
 void TeraHeapG1::read_reached_regions(G1CMTask* task) {
-  TeraHeapG1MarkingScan::read_regions(task);
+  TeraHeapG1MarkingScan::read_regions(TeraHeap::regions(), task);
 }
 
 bool TeraHeapG1::has_reached_regions() {

@@ -9,7 +9,6 @@
 #include "gc/g1/g1ConcurrentMark.inline.hpp"
 #include "gc/g1/heapRegion.inline.hpp"
 #include "gc/shared/suspendibleThreadSet.hpp"
-#include "gc/teraheap/teraHeap.hpp"
 #include "gc/teraheap/teraHeapAddressSpace.hpp"
 #include "gc/teraheap/teraHeapBackwardTargets.hpp"
 #include "gc/teraheap/teraHeapCardWalker.inline.hpp"
@@ -113,8 +112,7 @@ static HeapWord* read_cards(TeraHeapRegions* regions, uint r, HeapWord* from, G1
   return stopped_at;
 }
 
-void TeraHeapG1MarkingScan::read_regions(G1CMTask* task) {
-  TeraHeapRegions* const regions = TeraHeap::regions();
+void TeraHeapG1MarkingScan::read_regions(TeraHeapRegions* regions, G1CMTask* task) {
   uint r;
   HeapWord* from;
   // What the task has greyed may lead to a region: drained first, so that

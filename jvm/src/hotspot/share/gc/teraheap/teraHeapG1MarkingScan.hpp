@@ -10,6 +10,7 @@
 #include "memory/allStatic.hpp"
 
 class G1CMTask;
+class TeraHeapRegions;
 
 // Reads, on a marking task, the regions TeraHeapG1Marking queued: each
 // region's dependencies become live, and what its classes, summaries and
@@ -23,7 +24,7 @@ public:
   // Drains the task, reads a queued region, and again, until none is left
   // or the task must stop (to yield, or the cycle is abandoned); a region
   // left half read is put back. After G1's own work in each marking step.
-  static void read_regions(G1CMTask* task);
+  static void read_regions(TeraHeapRegions* regions, G1CMTask* task);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPG1MARKINGSCAN_HPP
