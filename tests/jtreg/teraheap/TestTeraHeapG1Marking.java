@@ -10,8 +10,12 @@
  *          uncompressed oops, and 4 MB regions); objects in the same H2 fields are
  *          replaced while marking runs, and old objects that mixed pauses may have chosen are
  *          stored into H2. Cycles, mixed pauses and candidates given up for H2 are all seen in
- *          the log.
+ *          the log. And, driven step by step with WhiteBox: old objects that a finished cycle
+ *          chose for mixed pauses, stored into H2 before the first mixed pause, make that pause
+ *          give their regions up and read back the same (plain and verified).
  * @library /lib /test/lib
+ * @build jdk.test.whitebox.WhiteBox
+ * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
  * @run main/othervm/timeout=1800 TestTeraHeapG1Marking
  */
 
@@ -19,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.whitebox.WhiteBox;
 
 public class TestTeraHeapG1Marking {
     /** An H1 object only H2 refers to, with an array only it refers to. */
@@ -166,7 +171,94 @@ public class TestTeraHeapG1Marking {
         }
     }
 
+    /**
+     * Child: one cycle and the mixed pauses after it, each started with WhiteBox, so that
+     * what the parent checks does not depend on how many cycles a loaded machine runs.
+     */
+    public static class Candidates {
+        static final int OLD = 120_000;   // long[12]: about 13 old regions of 1 MB
+        static final int KEEP_EVERY = 64;
+
+        public static void main(String[] args) throws Exception {
+            WhiteBox wb = WhiteBox.getWhiteBox();
+            Node[] group = new Node[OLD / KEEP_EVERY];
+            for (int i = 0; i < group.length; i++) {
+                group[i] = new Node(i);
+            }
+            org.teraheap.TeraHeap.tagRoot(group, 6);
+            org.teraheap.TeraHeap.move(6);
+            System.gc();
+            TeraHeapProcess.check(org.teraheap.TeraHeap.isInH2(group) && org.teraheap.TeraHeap.isInH2(group[0]),
+                    "the group moved");
+            // Old regions, each mostly garbage around a few live objects.
+            long[][] old = new long[OLD][];
+            for (int i = 0; i < OLD; i++) {
+                old[i] = new long[12];
+                old[i][0] = i;
+            }
+            wb.youngGC();
+            wb.youngGC();
+            TeraHeapProcess.check(wb.isObjectInOldGen(old[0]) && wb.isObjectInOldGen(old[OLD - 1]), "the objects are old");
+            long[][] kept = new long[group.length][];
+            for (int i = 0; i < OLD; i++) {
+                if (i % KEEP_EVERY == 0) {
+                    kept[i / KEEP_EVERY] = old[i];
+                }
+            }
+            old = null;
+            // A whole cycle: its Cleanup chooses the candidates for mixed pauses.
+            TeraHeapProcess.check(wb.g1StartConcMarkCycle(), "a cycle started");
+            while (wb.g1InConcurrentMark()) {
+                Thread.sleep(10);
+            }
+            long[] info = wb.g1GetMixedGCInfo(100);
+            System.out.println("CANDIDATES " + info[0]);
+            // H2 refers into every candidate from now on.
+            for (int i = 0; i < group.length; i++) {
+                group[i].old = kept[i];
+            }
+            kept = null;
+            for (int i = 0; i < 4; i++) {
+                wb.youngGC();   // Prepare Mixed, then mixed pauses
+            }
+            for (int i = 0; i < group.length; i++) {
+                long[] o = group[i].old;
+                TeraHeapProcess.check(o.length == 12 && o[0] == (long) i * KEEP_EVERY, "an old object H2 refers to reads back");
+            }
+            System.out.println("CANDIDATES-OK");
+        }
+    }
+
+    /** The Candidates child, with the given flags; the candidates its mixed pause gave up. */
+    static int runCandidates(String... mode) throws Exception {
+        java.util.List<String> flags = new java.util.ArrayList<>(java.util.List.of("-XX:+EnableTeraHeap",
+                "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m",
+                "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m",
+                "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",
+                "-XX:MaxTenuringThreshold=0",
+                // where ClassFileInstaller put WhiteBox: children run in a directory of their own
+                "-Xbootclasspath/a:" + new java.io.File(".").getAbsolutePath(), "-XX:+UnlockDiagnosticVMOptions", "-XX:+WhiteBoxAPI",
+                "-Xlog:gc,gc+teraheap=debug"));
+        flags.addAll(java.util.List.of(mode));
+        flags.add(Candidates.class.getName());
+        OutputAnalyzer out = TeraHeapProcess.run(flags.toArray(new String[0]));
+        out.shouldHaveExitValue(0);
+        out.shouldContain("CANDIDATES-OK");
+        Matcher c = Pattern.compile("CANDIDATES (\\d+)").matcher(out.getStdout());
+        TeraHeapProcess.check(c.find() && Integer.parseInt(c.group(1)) >= 5, "the cycle chose old regions for mixed pauses");
+        TeraHeapProcess.check(TeraHeapProcess.count(out, "Pause Young (Mixed)") >= 1, "a mixed pause ran");
+        int gaveUp = 0;
+        Matcher m = Pattern.compile("Gave up (\\d+) mixed collection candidates H2 refers into").matcher(out.getStdout());
+        while (m.find()) {
+            gaveUp += Integer.parseInt(m.group(1));
+        }
+        TeraHeapProcess.check(gaveUp >= 5, "the mixed pause gave up the candidates H2 came to refer into: " + gaveUp);
+        return gaveUp;
+    }
+
     public static void main(String[] args) throws Exception {
+        runCandidates();
+        runCandidates(TeraHeapProcess.G1_VERIFY);
         String[][] modes = {
             {},
             {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"},
@@ -174,7 +266,6 @@ public class TestTeraHeapG1Marking {
             {"-XX:+VerifyBeforeGC", "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC", "-XX:-UseCompressedOops"},
             {"-XX:-G1UseAdaptiveIHOP", "-XX:G1HeapRegionSize=4m", "-XX:TeraHeapRegionSize=16m"},
         };
-        int gaveUp = 0;
         for (String[] mode : modes) {
             java.util.List<String> flags = new java.util.ArrayList<>(java.util.List.of("-XX:+EnableTeraHeap",
                     "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m", "-XX:TeraHeapSize=512m",
@@ -196,11 +287,6 @@ public class TestTeraHeapG1Marking {
             TeraHeapProcess.check(starts >= 3 && remarks >= 3, "concurrent cycles ran: " + starts + " starts, " + remarks + " remarks");
             TeraHeapProcess.check(mixed >= 2, "mixed pauses ran: " + mixed);
             TeraHeapProcess.check(full == 2, "the two full GCs asked for: " + full);
-            Matcher m = Pattern.compile("Gave up (\\d+) mixed collection candidates H2 refers into").matcher(out.getStdout());
-            while (m.find()) {
-                gaveUp += Integer.parseInt(m.group(1));
-            }
         }
-        TeraHeapProcess.check(gaveUp > 0, "mixed pauses gave up candidates H2 came to refer into: " + gaveUp);
     }
 }
