@@ -13,5 +13,5 @@ export TERAHEAP_TEST_JDK=${TERAHEAP_TEST_JDK:-build/jdk-fastdebug}
 exec tests/run.sh $tests tests/jtreg/teraheap/TestTeraHeapG1.java tests/jtreg/teraheap/TestTeraHeapG1Marking.java \
   tests/jtreg/teraheap/TestTeraHeapG1Reclaim.java tests/jtreg/teraheap/TestTeraHeapG1PauseMove.java \
   tests/jtreg/teraheap/TestTeraHeapG1OldRoots.java tests/jtreg/teraheap/TestTeraHeapG1LeftBehind.java \
-  tests/jtreg/teraheap/TestTeraHeapG1RemarkReach.java \
+  tests/jtreg/teraheap/TestTeraHeapG1RemarkReach.java tests/jtreg/teraheap/TestTeraHeapG1Optional.java \
   tests/jtreg/teraheap/TestTeraHeapDynamicH1.java tests/jtreg/teraheap/TestTeraHeapSoak.java

@@ -284,6 +284,14 @@ bool TeraHeapG1::is_mixed_h2_target(const HeapRegion* hr) {
   return TeraHeapG1Targets::bars_mixed(hr);
 }
 
+bool TeraHeapG1::bars_optional_region(const HeapRegion* hr) {
+  if (!TeraHeapG1Targets::bars_mixed(hr)) {
+    return false;
+  }
+  log_debug(gc, teraheap)("Optional evacuation stops at region %u, which H2 refers into", hr->hrm_index());
+  return true;
+}
+
 // G1 clears the remembered set of a candidate it gives up.
 static bool drop_if_h2_target(HeapRegion* hr) {
   if (!TeraHeapG1Targets::bars_mixed(hr)) {

@@ -75,8 +75,8 @@ public:
   // are given up, as G1 gives up those left at the end of a mixed phase.
   static void drop_h2_target_candidates(G1CollectionSetCandidates* candidates);
   // A mixed pause's optional regions join in increments, after the roots and
-  // H2's cards are read: H2's scan would have to remember its fields into them.
-  static bool takes_optional_regions() { return false; }
+  // H2's cards are read: an increment stops at the first one H2 refers into.
+  static bool bars_optional_region(const HeapRegion* hr);
 
   // Young and mixed pauses, once the collection set is chosen, before
   // evacuation (-XX:+TeraHeapG1MoveInPauses): groups advised to move since

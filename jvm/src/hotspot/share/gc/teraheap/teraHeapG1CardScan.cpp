@@ -37,7 +37,12 @@ public:
       return;
     }
     const G1HeapRegionAttr attr = _g1h->region_attr(o);
-    assert(!attr.is_optional(), "TeraHeapG1::takes_optional_regions");
+    if (attr.is_optional()) {
+      // An optional region joins the collection set after this read, and its
+      // increment does not read H2's cards again: it stays out of every mixed
+      // pause from now on (TeraHeapG1::bars_optional_region).
+      TeraHeapG1Targets::add(o);
+    }
     if (attr.is_in_cset()) {
       markWord m = o->mark();
       o = m.is_marked() ? cast_to_oop(m.decode_pointer()) : _pss->copy_to_survivor_space(attr, o, m);
@@ -68,8 +73,10 @@ void TeraHeapG1CardScan::scan(TeraHeapRegions* regions, G1ParScanThreadState* ps
   G1CollectedHeap* const g1h = G1CollectedHeap::heap();
   TeraHeapG1ScanClosure cl(pss, regions);
   // A mixed pause reads the pending labels' oldgen cards too: the regions
-  // they refer into may be in its collection set.
-  const bool mixed = g1h->collection_set()->old_region_length() > 0 && TeraHeapLeftBehind::any_pending();
+  // they refer into may be in its collection set, or among its optional ones.
+  G1CollectionSet* const cset = g1h->collection_set();
+  const bool mixed = (cset->old_region_length() > 0 || cset->optional_region_length() > 0) &&
+                     TeraHeapLeftBehind::any_pending();
   bool pending = false;
   // Copies pushed their fields: keep G1's queues short.
   TeraHeapCardWalker::read_roots(regions, worker_id, workers,
