@@ -76,12 +76,14 @@ public class TestTeraHeapJni {
             int[] data = new int[100_000];
             Object[] group = {data, new StringBuilder("group")};
             TeraHeap.tagRoot(group, 1);
-            TeraHeap.move(1);
             Thread holder = new Thread(() -> hold(data));
             holder.start();
             while (!held() && holder.isAlive()) {
                 Thread.sleep(1);
             }
+            // Advised once the array is held: under G1 the next young pause would move the group,
+            // and one could come before the hold.
+            TeraHeap.move(1);
             // While the GC locker is held, full GCs cannot run, nor move anything. (The holder lets
             // go after two seconds by itself: a thread that must allocate meanwhile waits for it.)
             int whileHeld = 0;
