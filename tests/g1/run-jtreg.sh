@@ -3,7 +3,7 @@
 # through TeraHeapProcess.runInEveryMode, with G1 and its variants in place of Parallel's
 # (TERAHEAP_TEST_COLLECTOR=g1), and the G1 port's own tests. While the port is built (an
 # experimental flag), this runs against build/jdk-fastdebug (make fastdebug), whose asserts check
-# it, unless TERAHEAP_TEST_JDK names another. About 35 minutes on 2 cores. Ends with
+# it, unless TERAHEAP_TEST_JDK names another. About two hours on 2 cores. Ends with
 # "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/../.."

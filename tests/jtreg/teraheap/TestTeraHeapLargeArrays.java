@@ -6,7 +6,7 @@
  *          array costs the stock card scan in H1's old generation (timed in turn, medians of 5, in
  *          one of up to 3 batches; release build, no heap verification).
  * @library /lib /test/lib
- * @run main/othervm/timeout=1800 TestTeraHeapLargeArrays
+ * @run main/othervm/timeout=3600 TestTeraHeapLargeArrays
  */
 
 import java.lang.management.GarbageCollectorMXBean;
