@@ -63,6 +63,16 @@ public final class TeraHeapProcess {
     /** TeraHeap on G1, while the port is built (docs/g1.md). */
     public static final String[] G1_FLAGS = {"-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC",
         "-XX:+TeraHeapG1InProgress"};
+    /**
+     * WhiteBox in a child, for a test that installed it with jtreg's ClassFileInstaller into its
+     * working directory: children run in a directory of their own, so the boot class path names
+     * the test's by its absolute path.
+     */
+    public static String[] whiteBox() {
+        return new String[] {"-Xbootclasspath/a:" + new File(".").getAbsolutePath(),
+            "-XX:+UnlockDiagnosticVMOptions", "-XX:+WhiteBoxAPI"};
+    }
+
     /** Heap verification under G1, during its concurrent cycles too. */
     public static final String[] G1_VERIFY = {"-XX:+UnlockDiagnosticVMOptions", "-XX:+VerifyBeforeGC",
         "-XX:+VerifyAfterGC", "-XX:+VerifyDuringGC"};

@@ -235,10 +235,8 @@ public class TestTeraHeapG1Marking {
                 "-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress", "-Xms256m", "-Xmx256m",
                 "-XX:TeraHeapSize=512m", "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m",
                 "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",
-                "-XX:MaxTenuringThreshold=0",
-                // where ClassFileInstaller put WhiteBox: children run in a directory of their own
-                "-Xbootclasspath/a:" + new java.io.File(".").getAbsolutePath(), "-XX:+UnlockDiagnosticVMOptions", "-XX:+WhiteBoxAPI",
-                "-Xlog:gc,gc+teraheap=debug"));
+                "-XX:MaxTenuringThreshold=0", "-Xlog:gc,gc+teraheap=debug"));
+        flags.addAll(java.util.List.of(TeraHeapProcess.whiteBox()));
         flags.addAll(java.util.List.of(mode));
         flags.add(Candidates.class.getName());
         OutputAnalyzer out = TeraHeapProcess.run(flags.toArray(new String[0]));

@@ -96,9 +96,8 @@ public class TestTeraHeapG1Optional {
                 "-XX:TeraHeapSize=256m", "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m",
                 "-XX:MaxTenuringThreshold=0", "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",
                 "-XX:G1MixedGCCountTarget=64", "-XX:G1OldCSetRegionThresholdPercent=100", "-XX:MaxGCPauseMillis=" + pauseGoalMs,
-                // where ClassFileInstaller put WhiteBox: children run in a directory of their own
-                "-Xbootclasspath/a:" + new java.io.File(".").getAbsolutePath(),
-                "-XX:+UnlockDiagnosticVMOptions", "-XX:+WhiteBoxAPI", "-Xlog:gc,gc+teraheap=debug,gc+ergo+cset=debug"));
+                "-Xlog:gc,gc+teraheap=debug,gc+ergo+cset=debug"));
+        flags.addAll(List.of(TeraHeapProcess.whiteBox()));
         flags.addAll(List.of(mode));
         flags.add(Rounds.class.getName());
         flags.add("8");

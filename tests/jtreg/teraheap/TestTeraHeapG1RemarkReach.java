@@ -193,9 +193,8 @@ public class TestTeraHeapG1RemarkReach {
                 "-XX:MaxTenuringThreshold=0", "-XX:G1MixedGCLiveThresholdPercent=100", "-XX:G1HeapWastePercent=0",
                 // A soft reference kept for an hour of idleness per free MB, or cleared at once.
                 "-XX:SoftRefLRUPolicyMSPerMB=" + (policy.equals("keep") ? "3600000" : "0"),
-                // where ClassFileInstaller put WhiteBox: children run in a directory of their own
-                "-Xbootclasspath/a:" + new java.io.File(".").getAbsolutePath(),
-                "-XX:+UnlockDiagnosticVMOptions", "-XX:+WhiteBoxAPI", "-Xlog:gc,gc+teraheap=debug"));
+                "-Xlog:gc,gc+teraheap=debug"));
+        flags.addAll(List.of(TeraHeapProcess.whiteBox()));
         flags.addAll(List.of(mode));
         flags.add(Reach.class.getName());
         flags.add(policy);
