@@ -6,7 +6,8 @@
 #  - a quick subset of OpenJDK's own GC tests in TeraHeap's stress mode (tests/openjdk/run-gc-tests.sh),
 #    under Parallel and under G1;
 #  - the Spark tests (tests/spark/run.sh): the agent on unmodified Spark 3.5, and every workload of
-#    the benchmark suite at scale 1 in every configuration; then a subset on Spark 4 (SPARK4_CHECKS);
+#    the benchmark suite at scale 1 in Spark-SD and TeraHeap (on Parallel and on G1); then a subset
+#    on Spark 4 (SPARK4_CHECKS);
 #  - the hybrid DRAM/NVM RDD cache's tests (tests/hybrid/run.sh): its agent on unmodified Spark 3.5;
 #  - the Giraph tests (tests/giraph/run.sh): every Giraph workload on a small graph, with the agent,
 #    under Parallel and under G1, against a reference computed without Giraph.
@@ -96,7 +97,10 @@ if [ $# -eq 0 ]; then
   # The same under G1, with G1's own tests among them (TeraHeap on G1 is experimental).
   run_suite "OpenJDK GC tests under G1 (stress mode)" build/openjdk-gc-tests-g1.log \
     env TERAHEAP_TEST_JDK="$JDK" COLLECTOR=g1 tests/openjdk/run-gc-tests.sh --quick
-  run_suite "Spark tests" build/spark-tests.log tests/spark/run.sh
+  # Every workload in Spark-SD, TeraHeap and TeraHeap on G1; the baselines' other configurations
+  # (Spark-SD on G1, serialized, Spark-MO) add 10 minutes: tests/spark/run.sh runs them.
+  run_suite "Spark tests" build/spark-tests.log \
+    env SPARK_TEST_CONFIGS="sd th thg1" tests/spark/run.sh
   # Spark 4: every piece of advice (storing, counting, evicting, releasing and registering
   # blocks), handing back, replication on a cluster, DataFrames, metrics, Spark's launcher, and
   # three workloads in Spark-SD and TeraHeap: the whole set would add 20 minutes to make test.

@@ -361,14 +361,14 @@ def check(args):
 def space(args):
     """H2's use against the cached data, per run measured with --gc-each-job."""
     rows = [r for r in read_rows(args.csv) if r.get("h2_samples") and r["status"] == "ok"]
-    print("| workload | scale | job ends | H2 at most (MB) | cached then (MB) | worst margin to the bound (MB) "
-          "| H2 once dropped (MB) |")
-    print("| --- " * 7 + "|")
+    print("| workload | configuration | scale | job ends | H2 at most (MB) | cached then (MB) "
+          "| worst margin to the bound (MB) | H2 once dropped (MB) |")
+    print("| --- " * 8 + "|")
     bad = 0
     for r in rows:
         over = float(r["h2_worst_excess_mb"]) > 0 or float(r["h2_dropped_mb"]) >= 1
         bad += over
-        print(f"| {r['workload']} | {r['scale']} | {r['h2_samples']} | {r['h2_peak_mb']} | "
+        print(f"| {r['workload']} | {r['config']} | {r['scale']} | {r['h2_samples']} | {r['h2_peak_mb']} | "
               f"{r['h2_cached_at_peak_mb']} | {-float(r['h2_worst_excess_mb']):.1f} | {r['h2_dropped_mb']} |"
               + (" **over**" if over else ""))
     if not rows:
