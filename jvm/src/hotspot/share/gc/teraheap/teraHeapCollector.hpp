@@ -50,6 +50,10 @@ public:
   // A pause that moves: `root`, which stays in H1 (outside the collection
   // set), has the fields that lead to what moves sent to the H2 copies.
   virtual bool redirects_unmoved_root(oop root) { return false; }
+  // A pause that moves: whether it may evacuate or free `obj`, an H1 object
+  // that stays where it is for now (G1's collection set, optional regions
+  // and humongous candidates), so that it must read a card referring to it.
+  virtual bool pause_may_collect(oop obj) { return false; }
   // A mover copied `old_copy`, `words` long, to `copy` in H2, and left a
   // forwarding pointer in its mark word: the collector treats the old copy as
   // free space from now on, and sends references to it to the copy. Any GC

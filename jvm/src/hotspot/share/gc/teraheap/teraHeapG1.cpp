@@ -97,6 +97,14 @@ public:
     return TeraHeapG1Marks::is_marked(obj) && !G1CollectedHeap::heap()->heap_region_containing(obj)->is_archive();
   }
 
+  virtual bool pause_may_collect(oop obj) {
+    if (!_pause_moving) {
+      return false;
+    }
+    const G1HeapRegionAttr attr = G1CollectedHeap::heap()->region_attr(obj);
+    return attr.is_in_cset() || attr.is_optional() || attr.is_humongous();
+  }
+
   virtual bool redirects_unmoved_root(oop root) {
     if (!_pause_moving) {
       return false;
@@ -281,7 +289,7 @@ bool TeraHeapG1::is_h2_target(const HeapRegion* hr) {
 }
 
 bool TeraHeapG1::is_mixed_h2_target(const HeapRegion* hr) {
-  return TeraHeapG1Targets::bars_mixed(hr);
+  return TeraHeapG1Targets::bars_candidates(hr);
 }
 
 bool TeraHeapG1::bars_optional_region(const HeapRegion* hr) {
@@ -310,6 +318,8 @@ void TeraHeapG1::drop_h2_target_candidates(G1CollectionSetCandidates* candidates
 }
 
 void TeraHeapG1::pre_evacuate() {
+  TeraHeapG1Targets::pause_begins();
+  TeraHeapLeftBehind::pause_begins();
   if (!TeraHeapG1MoveInPauses) {
     return;
   }

@@ -69,7 +69,9 @@ public:
   static bool is_h2_target(const HeapRegion* hr);
   // Old regions that H2 refers into from cards mixed pauses do not read:
   // never mixed collection set candidates. (Mixed pauses read the oldgen
-  // cards of the labels whose groups a pause left in part in H1.)
+  // cards of the labels whose groups a pause left in part in H1.) Within a
+  // pause, what it found itself is left to the next mixed pause, which gives
+  // such candidates up.
   static bool is_mixed_h2_target(const HeapRegion* hr);
   // A mixed pause: candidates H2 came to refer into since they were chosen
   // are given up, as G1 gives up those left at the end of a mixed phase.

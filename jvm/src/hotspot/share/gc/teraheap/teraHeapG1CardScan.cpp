@@ -73,10 +73,11 @@ void TeraHeapG1CardScan::scan(TeraHeapRegions* regions, G1ParScanThreadState* ps
   G1CollectedHeap* const g1h = G1CollectedHeap::heap();
   TeraHeapG1ScanClosure cl(pss, regions);
   // A mixed pause reads the pending labels' oldgen cards too: the regions
-  // they refer into may be in its collection set, or among its optional ones.
+  // they refer into may be in its collection set, or among its optional ones
+  // (unless its walk of them raised those it must read).
   G1CollectionSet* const cset = g1h->collection_set();
   const bool mixed = (cset->old_region_length() > 0 || cset->optional_region_length() > 0) &&
-                     TeraHeapLeftBehind::any_pending();
+                     TeraHeapLeftBehind::pause_reads_pending_cards();
   bool pending = false;
   // Copies pushed their fields: keep G1's queues short.
   TeraHeapCardWalker::read_roots(regions, worker_id, workers,

@@ -7,6 +7,7 @@
 #include "precompiled.hpp"
 #include "gc/g1/g1CollectedHeap.inline.hpp"
 #include "gc/g1/heapRegion.hpp"
+#include "gc/shared/gcId.hpp"
 #include "gc/teraheap/teraHeapG1Targets.hpp"
 #include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "memory/allocation.hpp"
@@ -27,12 +28,15 @@ CHeapBitMap* TeraHeapG1Targets::_pending = NULL;
 CHeapBitMap* TeraHeapG1Targets::_next_regions = NULL;
 CHeapBitMap* TeraHeapG1Targets::_next_pending = NULL;
 volatile bool TeraHeapG1Targets::_building = false;
+CHeapBitMap* TeraHeapG1Targets::_found_in_pause = NULL;
+uint TeraHeapG1Targets::_pause_gc_id = GCId::undefined();
 
 void TeraHeapG1Targets::initialize(uint g1_regions) {
   _regions = &(new TeraHeapG1TargetBits(g1_regions))->bits;
   _pending = &(new TeraHeapG1TargetBits(g1_regions))->bits;
   _next_regions = &(new TeraHeapG1TargetBits(g1_regions))->bits;
   _next_pending = &(new TeraHeapG1TargetBits(g1_regions))->bits;
+  _found_in_pause = &(new TeraHeapG1TargetBits(g1_regions))->bits;
 }
 
 // Most cards refer to a few regions: read before writing the shared word.
@@ -45,6 +49,9 @@ static void set_bit(CHeapBitMap* bits, BitMap::idx_t index) {
 void TeraHeapG1Targets::add(oop obj, bool read_by_mixed) {
   const uint index = G1CollectedHeap::heap()->addr_to_region(cast_from_oop<HeapWord*>(obj));
   set_bit(read_by_mixed ? _pending : _regions, index);
+  if (!read_by_mixed && GCId::current_or_undefined() == _pause_gc_id) {
+    set_bit(_found_in_pause, index);
+  }
   if (Atomic::load(&_building)) {
     set_bit(read_by_mixed ? _next_pending : _next_regions, index);
   }
@@ -97,4 +104,15 @@ bool TeraHeapG1Targets::contains(const HeapRegion* hr) {
 
 bool TeraHeapG1Targets::bars_mixed(const HeapRegion* hr) {
   return _regions->at(hr->hrm_index());
+}
+
+void TeraHeapG1Targets::pause_begins() {
+  assert(SafepointSynchronize::is_at_safepoint(), "in a young or mixed pause");
+  _found_in_pause->clear();
+  _pause_gc_id = GCId::current();
+}
+
+bool TeraHeapG1Targets::bars_candidates(const HeapRegion* hr) {
+  return bars_mixed(hr) &&
+         !(GCId::current_or_undefined() == _pause_gc_id && _found_in_pause->at(hr->hrm_index()));
 }

@@ -38,6 +38,9 @@ class TeraHeapG1Targets : AllStatic {
   static CHeapBitMap* _next_regions;
   static CHeapBitMap* _next_pending;
   static volatile bool _building;
+  // What the current young or mixed pause added to _regions, and that pause.
+  static CHeapBitMap* _found_in_pause;
+  static uint _pause_gc_id;
 
 public:
   static void initialize(uint g1_regions);
@@ -52,6 +55,15 @@ public:
   static bool contains(const HeapRegion* hr);
   // Mixed pauses do not read a card that refers into `hr`: never a candidate.
   static bool bars_mixed(const HeapRegion* hr);
+  // A young or mixed pause, once its collection set is chosen: what it adds
+  // from now on is also noted as found in it.
+  static void pause_begins();
+  // What G1's candidate checks see: bars_mixed, less what the current pause
+  // found. A candidate H2 came to refer into during a pause stays in G1's
+  // list until the next mixed pause gives it up (or an increment of optional
+  // regions stops at it), and G1 checks its list whenever it takes regions
+  // from it (G1CollectionSetCandidates::verify, in debug builds).
+  static bool bars_candidates(const HeapRegion* hr);
   // Only the pending labels' cards refer into `hr`.
   static bool only_pending(const HeapRegion* hr) { return !bars_mixed(hr) && contains(hr); }
   // Before a full GC's adjust step adds what it finds (a marking cycle's set

@@ -35,6 +35,7 @@ class TeraHeapLeftBehind : AllStatic {
   static GrowableArrayCHeap<jlong, mtGC>*   _labels;    // noted since the last full GC
   static GrowableArrayCHeap<Pending, mtGC>* _pending;
   static CHeapBitMap*                       _pending_regions;   // H2 start regions of pending labels
+  static bool                               _cards_raised;      // by this pause's move_pending
 
   static int pending_index(jlong label);
 
@@ -56,8 +57,16 @@ public:
   static void cycle_begins(TeraHeapRegions* regions);
   // A mixed pause, before evacuation, `mover` moving what lies in the
   // collection set: moves from the pending labels' fields. A label stops
-  // pending once its fields refer into H1 no more.
+  // pending once its fields refer into H1 no more. An oldgen card with a
+  // field still referring to what the pause may collect is raised to
+  // youngergen, which every pause reads: once every pending region is
+  // walked, the pause's card scan need not read the pending labels' oldgen
+  // cards again, most of which refer to regions it leaves alone.
   static void move_pending(TeraHeapRegions* regions, TeraHeapMover* mover);
+  // Every pause, before move_pending may run.
+  static void pause_begins() { _cards_raised = false; }
+  // Whether this pause's card scan must read the pending labels' oldgen cards.
+  static bool pause_reads_pending_cards() { return any_pending() && !_cards_raised; }
   // In a full GC, after marking: moves with `mover` from the noted labels'
   // fields. The labels are forgotten unless H2 filled up; none stays pending.
   static void move(TeraHeapRegions* regions, TeraHeapMover* mover);
