@@ -46,7 +46,7 @@ rm -rf build/jtreg
   -cpa:"$REPO_ROOT/build/teraheap-api.jar" \
   -e:TERAHEAP_STOCK_JDK="$STOCK_JDK" ${TERAHEAP_TEST_COLLECTOR:+-e:TERAHEAP_TEST_COLLECTOR="$TERAHEAP_TEST_COLLECTOR"} \
   -w:build/jtreg/work -r:build/jtreg/report \
-  -conc:2 -timeoutFactor:2 -retain:fail -verbose:summary -noreport \
+  -conc:2 -timeoutFactor:2 -retain:fail -verbose:summary,time -noreport \
   "${tests[@]}" 2>&1 | tee build/jtreg.log
 status=${PIPESTATUS[0]}
 
