@@ -40,16 +40,17 @@ void TeraHeapG1Targets::initialize(uint g1_regions) {
 }
 
 // Most cards refer to a few regions: read before writing the shared word.
-static void set_bit(CHeapBitMap* bits, BitMap::idx_t index) {
-  if (!bits->at(index)) {
-    bits->par_set_bit(index);
-  }
+// True if this call set it.
+static bool set_bit(CHeapBitMap* bits, BitMap::idx_t index) {
+  return !bits->at(index) && bits->par_set_bit(index);
 }
 
 void TeraHeapG1Targets::add(oop obj, bool read_by_mixed) {
   const uint index = G1CollectedHeap::heap()->addr_to_region(cast_from_oop<HeapWord*>(obj));
-  set_bit(read_by_mixed ? _pending : _regions, index);
-  if (!read_by_mixed && GCId::current_or_undefined() == _pause_gc_id) {
+  // A region barred before the pause is no candidate by now (mixed pauses
+  // give those up first): only new bars need noting.
+  if (set_bit(read_by_mixed ? _pending : _regions, index) && !read_by_mixed &&
+      GCId::current_or_undefined() == _pause_gc_id) {
     set_bit(_found_in_pause, index);
   }
   if (Atomic::load(&_building)) {
