@@ -293,7 +293,7 @@ bool TeraHeapG1::is_mixed_h2_target(const HeapRegion* hr) {
 }
 
 bool TeraHeapG1::bars_optional_region(const HeapRegion* hr) {
-  if (!TeraHeapG1Targets::bars_mixed(hr)) {
+  if (!TeraHeapG1Targets::stops_optional(hr)) {
     return false;
   }
   log_debug(gc, teraheap)("Optional evacuation stops at region %u, which H2 refers into", hr->hrm_index());

@@ -39,9 +39,8 @@ public:
     const G1HeapRegionAttr attr = _g1h->region_attr(o);
     if (attr.is_optional()) {
       // An optional region joins the collection set after this read, and its
-      // increment does not read H2's cards again: it stays out of every mixed
-      // pause from now on (TeraHeapG1::bars_optional_region).
-      TeraHeapG1Targets::add(o);
+      // increments do not read H2's cards again (TeraHeapG1::bars_optional_region).
+      TeraHeapG1Targets::add_optional_referent(o, _region);
     }
     if (attr.is_in_cset()) {
       markWord m = o->mark();

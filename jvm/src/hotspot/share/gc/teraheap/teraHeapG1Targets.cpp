@@ -29,6 +29,7 @@ CHeapBitMap* TeraHeapG1Targets::_next_regions = NULL;
 CHeapBitMap* TeraHeapG1Targets::_next_pending = NULL;
 volatile bool TeraHeapG1Targets::_building = false;
 CHeapBitMap* TeraHeapG1Targets::_found_in_pause = NULL;
+CHeapBitMap* TeraHeapG1Targets::_stops_optional = NULL;
 uint TeraHeapG1Targets::_pause_gc_id = GCId::undefined();
 
 void TeraHeapG1Targets::initialize(uint g1_regions) {
@@ -37,6 +38,7 @@ void TeraHeapG1Targets::initialize(uint g1_regions) {
   _next_regions = &(new TeraHeapG1TargetBits(g1_regions))->bits;
   _next_pending = &(new TeraHeapG1TargetBits(g1_regions))->bits;
   _found_in_pause = &(new TeraHeapG1TargetBits(g1_regions))->bits;
+  _stops_optional = &(new TeraHeapG1TargetBits(g1_regions))->bits;
 }
 
 // Most cards refer to a few regions: read before writing the shared word.
@@ -72,6 +74,19 @@ static bool may_move(oop o) {
 
 void TeraHeapG1Targets::add_referent(oop obj, uint region) {
   add(obj, TeraHeapLeftBehind::is_pending_region(region) && may_move(obj));
+}
+
+void TeraHeapG1Targets::add_optional_referent(oop obj, uint region) {
+  if (!TeraHeapLeftBehind::is_pending_region(region) || !may_move(obj)) {
+    add(obj);
+    return;
+  }
+  add(obj, true);
+  set_bit(_stops_optional, G1CollectedHeap::heap()->addr_to_region(cast_from_oop<HeapWord*>(obj)));
+}
+
+bool TeraHeapG1Targets::stops_optional(const HeapRegion* hr) {
+  return bars_mixed(hr) || _stops_optional->at(hr->hrm_index());
 }
 
 void TeraHeapG1Targets::clear() {
@@ -110,6 +125,7 @@ bool TeraHeapG1Targets::bars_mixed(const HeapRegion* hr) {
 void TeraHeapG1Targets::pause_begins() {
   assert(SafepointSynchronize::is_at_safepoint(), "in a young or mixed pause");
   _found_in_pause->clear();
+  _stops_optional->clear();
   _pause_gc_id = GCId::current();
 }
 

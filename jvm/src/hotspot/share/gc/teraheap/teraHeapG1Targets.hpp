@@ -40,6 +40,8 @@ class TeraHeapG1Targets : AllStatic {
   static volatile bool _building;
   // What the current young or mixed pause added to _regions, and that pause.
   static CHeapBitMap* _found_in_pause;
+  // The optional regions the current pause's pending cards refer into.
+  static CHeapBitMap* _stops_optional;
   static uint _pause_gc_id;
 
 public:
@@ -51,6 +53,13 @@ public:
   // The same, for an oldgen or summarized card of H2 start region `region`:
   // read by mixed pauses if its label is pending and `obj` may move.
   static void add_referent(oop obj, uint region);
+  // The same for a card the current pause read, `obj` in one of its optional
+  // regions: its increments do not read H2's cards again, so they stop at
+  // that region. Later mixed pauses read a pending label's card again, and
+  // may take the region then; another card bars them from it.
+  static void add_optional_referent(oop obj, uint region);
+  // Whether the current pause's increments of optional regions stop at `hr`.
+  static bool stops_optional(const HeapRegion* hr);
   // Some pause does not read a card that refers into `hr`.
   static bool contains(const HeapRegion* hr);
   // Mixed pauses do not read a card that refers into `hr`: never a candidate.
