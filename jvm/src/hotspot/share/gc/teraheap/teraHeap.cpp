@@ -217,14 +217,12 @@ void TeraHeap::collect() {
   // What pauses left in H1, before the moved roots are noted: it may take
   // another group's root.
   if (TeraHeapLeftBehind::any()) {
-    TeraHeapMover mover(_regions, singletons, &shared);
-    TeraHeapLeftBehind::move(_regions, &mover);
-    mover.finish();
-    log_debug(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1",
-                            mover.objects_moved(), mover.words_moved() * HeapWordSize / K);
-    movers += mover.objects_moved() > 0 ? 1 : 0;
-    objects += mover.objects_moved();
-    too_large += mover.too_large();
+    const TeraHeapLeftBehind::Moved left = TeraHeapLeftBehind::move(_regions, singletons, &shared);
+    log_debug(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1 on %u threads",
+                            left.objects, left.words * HeapWordSize / K, left.movers);
+    movers = MAX2(movers, left.movers);
+    objects += left.objects;
+    too_large += left.too_large;
   }
   // A hint is used up by the GC that moves its group; one that could not stays.
   GrowableArray<jlong> unmoved;
@@ -316,15 +314,13 @@ void TeraHeap::move_in_pause(bool old_roots, bool left_behind) {
   // left lies outside its collection set.
   if (walk_pending) {
     const jlong pending_start = os::javaTimeNanos();
-    TeraHeapMover mover(_regions, singletons, &shared);
-    TeraHeapLeftBehind::move_pending(_regions, &mover);
-    mover.finish();
-    objects += mover.objects_moved();
-    too_large += mover.too_large();
+    const TeraHeapLeftBehind::Moved left = TeraHeapLeftBehind::move_pending(_regions, singletons, &shared);
+    objects += left.objects;
+    too_large += left.too_large;
     const double ms = (os::javaTimeNanos() - pending_start) / 1e6;
-    if (mover.objects_moved() > 0) {
-      log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1 in %.3fms",
-                             mover.objects_moved(), mover.words_moved() * HeapWordSize / K, ms);
+    if (left.objects > 0) {
+      log_info(gc, teraheap)("Moved " SIZE_FORMAT " objects (" SIZE_FORMAT "K) that pauses left in H1 in %.3fms on %u threads",
+                             left.objects, left.words * HeapWordSize / K, ms, left.movers);
     } else {
       log_debug(gc, teraheap)("Nothing that pauses left in H1 lies in this collection set (%.3fms)", ms);
     }

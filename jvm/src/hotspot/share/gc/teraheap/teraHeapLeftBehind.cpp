@@ -11,10 +11,13 @@
 #include "gc/teraheap/teraHeapCards.hpp"
 #include "gc/teraheap/teraHeapLeftBehind.hpp"
 #include "gc/teraheap/teraHeapMover.hpp"
+#include "gc/shared/workgroup.hpp"
 #include "gc/teraheap/teraHeapRegions.hpp"
 #include "logging/log.hpp"
 #include "memory/iterator.inline.hpp"
+#include "memory/resourceArea.hpp"
 #include "oops/oop.inline.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/safepoint.hpp"
 #include "utilities/bitMap.inline.hpp"
 
@@ -109,50 +112,110 @@ public:
   virtual void do_oop(narrowOop* p) { do_oop_work(p); }
 };
 
-// Walks the regions of the labels `picks` chooses, up to their tops before
-// any move (the moves open regions and claim space in the labels' open
-// ones, which is not walkable until the mover finishes, and holds copies
-// whose fields the mover has followed), over the cards `wanted` takes, and
-// moves with `mover` from their fields. Then `done(label, refers_to_h1,
-// moved)` for each region walked. Returns how many oldgen cards it raised
-// for the pause to read.
-template <typename Picks, typename Wanted, typename Done>
-static size_t walk_labels(TeraHeapRegions* regions, TeraHeapMover* mover, Picks picks, Wanted wanted, Done done) {
+// Walks, on all GC workers, the regions of the labels `picks` chooses, up to
+// their tops before any move (the moves open regions and claim space in the
+// labels' open ones, which is not walkable until the movers finish, and hold
+// copies whose fields the movers have followed), over the cards `wanted`
+// takes, and moves from their fields. A worker takes a region at a time,
+// whose cards no other worker reads or raises; the movers meet only on
+// objects that several fields reach, as the movers of groups do. Then
+// `done(label, refers_to_h1, moved)` for each region walked, on the worker.
+template <typename Wanted, typename Done>
+class TeraHeapLeftBehindWalk : public AbstractGangTask {
   struct Walked {
     uint      region;
     HeapWord* top;
   };
-  GrowableArray<Walked> walked;
-  for (int k = 0; k < regions->in_use_count(); k++) {
-    const uint r = regions->in_use_region(k);
-    if (picks(r)) {
-      walked.append(Walked{r, regions->top(r)});
-    }
-  }
-  TeraHeapCards::refresh(regions, 0, regions->in_use_count());
-  size_t raised = 0;
-  for (int i = 0; i < walked.length() && !mover->h2_full(); i++) {
-    const uint r = walked.at(i).region;
-    const jlong label = regions->label(r);
+  TeraHeapRegions* const          _regions;
+  const TeraHeapSingletons* const _singletons;
+  TeraHeapMoveShared* const       _shared;
+  GrowableArray<Walked>           _walked;
+  Wanted                          _wanted;
+  Done                            _done;
+  volatile int                    _next;
+  volatile size_t                 _raised;
+  volatile size_t                 _objects;
+  volatile size_t                 _words;
+  volatile size_t                 _too_large;
+  volatile uint                   _movers;
+
+  void walk_region(TeraHeapMover* mover, const Walked& w) {
+    const jlong label = _regions->label(w.region);
     const size_t objects = mover->objects_moved();
     TeraHeapLeftBehindClosure cl(mover, label);
-    TeraHeapCardWalker::walk(regions, r, false, wanted,
+    size_t raised = 0;
+    TeraHeapCardWalker::walk(_regions, w.region, false, _wanted,
                              [&](TeraHeapCards::CardValue* card, MemRegion mr, HeapWord* obj) {
                                cl.start_card();
                                for (HeapWord* p = obj; p < mr.end(); p += cast_to_oop(p)->size()) {
                                  cl.set_holder(cast_to_oop(p));
                                  cast_to_oop(p)->oop_iterate(&cl, mr);
                                }
-                               // Dirty and youngergen cards are read anyway.
-                               if (cl.card_to_read() && *card == TeraHeapCards::oldgen) {
-                                 *card = TeraHeapCards::youngergen;
+                               // Dirty and youngergen cards are read anyway. A
+                               // mover may dirty a card at the region's old top.
+                               if (cl.card_to_read() &&
+                                   Atomic::cmpxchg(card, TeraHeapCards::oldgen, TeraHeapCards::youngergen) ==
+                                     TeraHeapCards::oldgen) {
                                  raised++;
                                }
                              },
-                             walked.at(i).top);
-    done(label, cl.refers_to_h1(), mover->objects_moved() > objects);
+                             w.top);
+    Atomic::add(&_raised, raised);
+    _done(label, cl.refers_to_h1(), mover->objects_moved() > objects);
   }
-  return raised;
+
+public:
+  template <typename Picks>
+  TeraHeapLeftBehindWalk(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
+                         TeraHeapMoveShared* shared, Picks picks, Wanted wanted, Done done) :
+    AbstractGangTask("TeraHeap move of what pauses left in H1"),
+    _regions(regions), _singletons(singletons), _shared(shared), _wanted(wanted), _done(done),
+    _next(0), _raised(0), _objects(0), _words(0), _too_large(0), _movers(0) {
+    for (int k = 0; k < regions->in_use_count(); k++) {
+      const uint r = regions->in_use_region(k);
+      if (picks(r)) {
+        _walked.append(Walked{r, regions->top(r)});
+      }
+    }
+  }
+
+  bool is_empty() const { return _walked.is_empty(); }
+
+  virtual void work(uint worker_id) {
+    ResourceMark rm;
+    TeraHeapMover mover(_regions, _singletons, _shared);
+    for (int i = Atomic::fetch_and_add(&_next, 1); i < _walked.length() && !mover.h2_full();
+         i = Atomic::fetch_and_add(&_next, 1)) {
+      walk_region(&mover, _walked.at(i));
+    }
+    mover.finish();
+    Atomic::add(&_objects, mover.objects_moved());
+    Atomic::add(&_words, mover.words_moved());
+    Atomic::add(&_too_large, mover.too_large());
+    if (mover.objects_moved() > 0) {
+      Atomic::inc(&_movers);
+    }
+  }
+
+  TeraHeapLeftBehind::Moved moved() const {
+    return TeraHeapLeftBehind::Moved{_objects, _words, _too_large, _movers};
+  }
+  size_t raised() const { return _raised; }
+};
+
+template <typename Picks, typename Wanted, typename Done>
+static TeraHeapLeftBehind::Moved walk_labels(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
+                                             TeraHeapMoveShared* shared, Picks picks, Wanted wanted, Done done,
+                                             size_t* raised = NULL) {
+  TeraHeapLeftBehindWalk<Wanted, Done> task(regions, singletons, shared, picks, wanted, done);
+  if (!task.is_empty()) {
+    TeraHeapCards::refresh(regions, 0, regions->in_use_count());
+    TeraHeapCollector::current()->workers()->run_task(&task);
+  }
+  if (raised != NULL) {
+    *raised = task.raised();
+  }
+  return task.moved();
 }
 
 void TeraHeapLeftBehind::cycle_begins(TeraHeapRegions* regions) {
@@ -170,56 +233,70 @@ void TeraHeapLeftBehind::cycle_begins(TeraHeapRegions* regions) {
   refresh_pending_regions(regions);
 }
 
-void TeraHeapLeftBehind::move_pending(TeraHeapRegions* regions, TeraHeapMover* mover) {
+TeraHeapLeftBehind::Moved TeraHeapLeftBehind::move_pending(TeraHeapRegions* regions,
+                                                           const TeraHeapSingletons* singletons,
+                                                           TeraHeapMoveShared* shared) {
   if (!any_pending()) {
-    return;
+    return Moved();
   }
   assert(SafepointSynchronize::is_at_safepoint(), "at a pause");
   // Which labels still refer into H1 after the walk, or had copies made
   // (their fields, beyond the tops walked, may refer into H1).
-  GrowableArray<bool> still(_pending->length(), _pending->length(), false);
-  const size_t raised =
-    walk_labels(regions, mover,
+  const int pending = _pending->length();
+  volatile bool* const still = NEW_C_HEAP_ARRAY(volatile bool, pending, mtGC);
+  for (int i = 0; i < pending; i++) {
+    still[i] = false;
+  }
+  size_t raised = 0;
+  const Moved moved =
+    walk_labels(regions, singletons, shared,
                 [&](uint r) { return _pending_regions->at(r); },
                 // Summarized cards refer to regions no pause collects.
                 [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean && v != TeraHeapCards::summarized; },
-                [&](jlong label, bool refers_to_h1, bool moved) {
+                [=](jlong label, bool refers_to_h1, bool moved) {
                   const int i = pending_index(label);
                   if (i >= 0 && (refers_to_h1 || moved)) {
-                    still.at_put(i, true);
+                    Atomic::store(&still[i], true);
                   }
-                });
-  if (mover->h2_full()) {
-    return;   // some regions were not walked: the pause reads their cards
+                },
+                &raised);
+  if (Atomic::load(&shared->h2_full)) {
+    // Some regions were not walked: the pause reads their cards.
+    FREE_C_HEAP_ARRAY(volatile bool, still);
+    return moved;
   }
   _cards_raised = true;
   log_debug(gc, teraheap)("Raised " SIZE_FORMAT " oldgen cards of pending labels for the pause to read", raised);
-  const int before = _pending->length();
-  for (int i = _pending->length() - 1; i >= 0; i--) {
-    if (!still.at(i)) {
+  for (int i = pending - 1; i >= 0; i--) {
+    if (!still[i]) {
       _pending->remove_at(i);
     }
   }
-  if (_pending->length() < before) {
+  FREE_C_HEAP_ARRAY(volatile bool, still);
+  if (_pending->length() < pending) {
     refresh_pending_regions(regions);
   }
   log_debug(gc, teraheap)("Pending labels whose groups pauses left in part in H1: %d, %d done",
-                          _pending->length(), before - _pending->length());
+                          _pending->length(), pending - _pending->length());
+  return moved;
 }
 
-void TeraHeapLeftBehind::move(TeraHeapRegions* regions, TeraHeapMover* mover) {
+TeraHeapLeftBehind::Moved TeraHeapLeftBehind::move(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
+                                                   TeraHeapMoveShared* shared) {
   if (_pending != NULL) {
     _pending->clear();
     refresh_pending_regions(regions);
   }
   if (!any()) {
-    return;
+    return Moved();
   }
-  walk_labels(regions, mover,
-              [&](uint r) { return _labels->contains(regions->label(r)); },
-              [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
-              [](jlong label, bool refers_to_h1, bool moved) {});
-  if (!mover->h2_full()) {
+  const Moved moved =
+    walk_labels(regions, singletons, shared,
+                [&](uint r) { return _labels->contains(regions->label(r)); },
+                [](TeraHeapCards::CardValue v) { return v != TeraHeapCards::clean; },
+                [](jlong label, bool refers_to_h1, bool moved) {});
+  if (!Atomic::load(&shared->h2_full)) {
     _labels->clear();
   }
+  return moved;
 }

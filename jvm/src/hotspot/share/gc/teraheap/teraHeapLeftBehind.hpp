@@ -12,8 +12,9 @@
 #include "utilities/globalDefinitions.hpp"
 #include "utilities/growableArray.hpp"
 
-class TeraHeapMover;
+class TeraHeapMoveShared;
 class TeraHeapRegions;
+class TeraHeapSingletons;
 
 // A young or mixed pause moves what of a group lies in its collection set;
 // what lies outside (old objects, humongous ones G1 cannot reclaim in the
@@ -40,6 +41,16 @@ class TeraHeapLeftBehind : AllStatic {
   static int pending_index(jlong label);
 
 public:
+  // What a walk moved, on how many GC workers.
+  struct Moved {
+    size_t objects;
+    size_t words;
+    size_t too_large;
+    uint   movers;
+    Moved() : objects(0), words(0), too_large(0), movers(0) {}
+    Moved(size_t o, size_t w, size_t t, uint m) : objects(o), words(w), too_large(t), movers(m) {}
+  };
+
   // Then refresh_pending_regions, once the pause has noted all.
   static void note(jlong label, TeraHeapRegions* regions);
   static bool any();
@@ -55,21 +66,24 @@ public:
   // A concurrent start, before H2's cards are read: a label stops pending
   // once a third cycle begins since it was noted.
   static void cycle_begins(TeraHeapRegions* regions);
-  // A mixed pause, before evacuation, `mover` moving what lies in the
-  // collection set: moves from the pending labels' fields. A label stops
+  // A mixed pause, before evacuation, on all GC workers, the movers sharing
+  // `shared` and moving what lies in the collection set: moves from the
+  // pending labels' fields. A label stops
   // pending once its fields refer into H1 no more. An oldgen card with a
   // field still referring to what the pause may collect is raised to
   // youngergen, which every pause reads: once every pending region is
   // walked, the pause's card scan need not read the pending labels' oldgen
   // cards again, most of which refer to regions it leaves alone.
-  static void move_pending(TeraHeapRegions* regions, TeraHeapMover* mover);
+  static Moved move_pending(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
+                            TeraHeapMoveShared* shared);
   // Every pause, before move_pending may run.
   static void pause_begins() { _cards_raised = false; }
   // Whether this pause's card scan must read the pending labels' oldgen cards.
   static bool pause_reads_pending_cards() { return any_pending() && !_cards_raised; }
-  // In a full GC, after marking: moves with `mover` from the noted labels'
-  // fields. The labels are forgotten unless H2 filled up; none stays pending.
-  static void move(TeraHeapRegions* regions, TeraHeapMover* mover);
+  // In a full GC, after marking, on all GC workers: moves from the noted
+  // labels' fields. The labels are forgotten unless H2 filled up; none stays pending.
+  static Moved move(TeraHeapRegions* regions, const TeraHeapSingletons* singletons,
+                    TeraHeapMoveShared* shared);
 };
 
 #endif // SHARE_GC_TERAHEAP_TERAHEAPLEFTBEHIND_HPP
