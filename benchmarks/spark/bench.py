@@ -210,6 +210,29 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
     return cmd + extra
 
 
+def config_has_tier(config):
+    """Whether the configuration keeps a second tier in a file: TeraHeap's H2, the hybrid file."""
+    return config in TERAHEAP_CONFIGS or config in HYBRID_FILE_MODES
+
+
+def check_tier_outside_cap(args):
+    """--tier-outside-cap needs --h2-dir on a tmpfs: elsewhere the tier's pages are the device's,
+    and nothing is charged to the cap at allocation to keep outside."""
+    if not args.tier_outside_cap:
+        return
+    if not args.h2_dir:
+        die("--tier-outside-cap needs --h2-dir DIR, a directory on a tmpfs (a RAM disk)")
+    directory = os.path.realpath(args.h2_dir)
+    best, fstype = "", ""
+    for line in Path("/proc/mounts").read_text().splitlines():
+        point, kind = line.split()[1], line.split()[2]
+        if (directory == point or directory.startswith(point.rstrip("/") + "/")) and len(point) > len(best):
+            best, fstype = point, kind
+    if fstype != "tmpfs":
+        die(f"--tier-outside-cap: {args.h2_dir} is on {fstype or 'no known file system'}, not a tmpfs; "
+            "use a RAM disk (benchmarks/remote/backing.sh up ram), or drop the option")
+
+
 def sd_fraction(jfr_file):
     """The share of executor-thread CPU samples inside serialization or deserialization."""
     if not jfr_file.exists():
@@ -242,7 +265,8 @@ def run(args):
                        args.storage, args.memory_fraction, args.hybrid_options)
     if os.geteuid() == 0 and args.drop_caches:
         drop_page_cache()
-    capped = CappedRun(cmd, run_dir, log, cap, args.timeout)
+    tier_outside = args.h2_dir if args.tier_outside_cap and config_has_tier(args.config) else None
+    capped = CappedRun(cmd, run_dir, log, cap, args.timeout, tier_outside)
     stdout, peak, faults = capped.stdout, capped.peak, capped.major_faults
     result = {}
     for line in stdout.splitlines():
@@ -389,7 +413,7 @@ def measure_footprint(workload, scale):
     probe = BUILD / "bench" / "spark-footprint-runs.csv"
     ns = argparse.Namespace(workload=workload, config="mo", scale=scale, heap="1g", cap=None,
                             h2=None, mo_heap="12g", csv=str(probe), profile=False,
-                            drop_caches=False, timeout=3600, extra=[], h2_dir=None,
+                            drop_caches=False, timeout=3600, extra=[], h2_dir=None, tier_outside_cap=False,
                             gc_each_job=False, h2_region=None, storage=None, memory_fraction=None,
                             hybrid_options=None)
     if not run(ns):
@@ -458,7 +482,8 @@ def suite(args):
                                         heap=f"{mb(heap)}m", cap=f"{mb(cap)}m" if cap else None,
                                         h2=f"{mb(h2)}m", mo_heap=f"{mb(mo_heap)}m", csv=str(out),
                                         profile=True, drop_caches=True, timeout=args.timeout, extra=[],
-                                        h2_dir=None, gc_each_job=False, h2_region=None,
+                                        h2_dir=args.h2_dir, tier_outside_cap=args.tier_outside_cap,
+                                        gc_each_job=False, h2_region=None,
                                         storage=args.storage, memory_fraction=args.memory_fraction,
                                         hybrid_options=args.hybrid_options)
                 run(ns)
@@ -668,7 +693,6 @@ def main():
     r.add_argument("--profile", action="store_true", help="JFR samples for the S/D share (default: off)")
     r.add_argument("--drop-caches", action="store_true",
                    help="drop the page cache first; needs root (default: off)")
-    r.add_argument("--h2-dir", metavar="DIR", help="where TeraHeap's H2 file goes (default: the run's directory)")
     r.add_argument("--h2-region", type=size, metavar="SIZE", help="TeraHeap's region size (default: the JVM's, 32m)")
     r.add_argument("--gc-each-job", action="store_true",
                    help="a full GC after every Spark job, and H2's use checked against the cache after each "
@@ -690,6 +714,11 @@ def main():
     s.add_argument("--cap", metavar="SIZE",
                    help="one DRAM cap for every H instead of H plus --cap-extra; none: uncapped (default: unset)")
     for parser in (r, s):
+        parser.add_argument("--h2-dir", metavar="DIR",
+                            help="where TeraHeap's H2 file and the hybrid cache's file go (default: the run's directory)")
+        parser.add_argument("--tier-outside-cap", action="store_true",
+                            help="with --h2-dir on a tmpfs: the run enters the DRAM cap once that file is allocated, "
+                                 "so that the RAM disk is memory beside the cap (an ideal NVM), not in it (default: off)")
         parser.add_argument("--storage", metavar="LEVEL",
                             help="the storage level of every configuration (default: each configuration's own)")
         parser.add_argument("--memory-fraction", type=float, metavar="F", help="spark.memory.fraction (default: Spark's, 0.6)")
@@ -716,6 +745,8 @@ def main():
         if args.command != "run":
             p.error(f"only run passes arguments after -- on to SparkBench, not {args.command}")
         args.extra += argv[cut + 1:]
+    if args.command in ("run", "suite"):
+        check_tier_outside_cap(args)
     if args.command == "run":
         sys.exit(0 if run(args) else 1)
     if args.command == "check":
