@@ -266,6 +266,9 @@ def run(args):
     if os.geteuid() == 0 and args.drop_caches:
         drop_page_cache()
     tier_outside = args.h2_dir if args.tier_outside_cap and config_has_tier(args.config) else None
+    if tier_outside and args.config in TERAHEAP_CONFIGS:
+        # The run enters the cap once H2's file is allocated: on a tmpfs only when asked.
+        cmd.insert(1, "-XX:+TeraHeapPreallocate")
     capped = CappedRun(cmd, run_dir, log, cap, args.timeout, tier_outside)
     stdout, peak, faults = capped.stdout, capped.peak, capped.major_faults
     result = {}

@@ -7,6 +7,8 @@
  *          refusal is one line with the fix, a non-zero exit and no crash report. A named file
  *          ends in H2's mark, is reused by the next run and is mode 0600 whatever it was before.
  *          H2 is left out of core dumps: a crash with a 16G H2 writes a small crash report and core.
+ *          On a RAM disk (tmpfs) H2's file is not preallocated unless asked: its storage is memory,
+ *          which a container's limit would count, all of it, at start.
  * @library /lib /test/lib
  * @run main/othervm/timeout=900 TestTeraHeapFileSafety
  */
@@ -50,6 +52,7 @@ public class TestTeraHeapFileSafety {
         hardLinkedFile();
         worldWritableDirectory();
         coreDumpsLeaveH2Out();
+        ramDiskNotPreallocated();
     }
 
     static OutputAnalyzer teraheap(Path path, String... more) throws Exception {
@@ -151,6 +154,36 @@ public class TestTeraHeapFileSafety {
 
     static String mode(Path p) throws Exception {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    static long allocatedBytes(Path p) throws Exception {
+        Process stat = new ProcessBuilder("stat", "-c", "%b %B", p.toString()).start();
+        String[] f = new String(stat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim().split(" ");
+        check(stat.waitFor() == 0, "stat " + p);
+        return Long.parseLong(f[0]) * Long.parseLong(f[1]);
+    }
+
+    static void ramDiskNotPreallocated() throws Exception {
+        Path shm = Paths.get("/dev/shm");
+        if (!Files.isDirectory(shm) || !Files.getFileStore(shm).type().equals("tmpfs")) {
+            System.out.println("skipped: a RAM disk (no tmpfs at /dev/shm)");
+            return;
+        }
+        Path h2 = shm.resolve("teraheap-safety-" + ProcessHandle.current().pid() + ".h2");
+        try {
+            OutputAnalyzer out = teraheap(h2, "-Xlog:gc+init", "-version");
+            out.shouldHaveExitValue(0);
+            out.shouldContain("H2's file is on a RAM disk (tmpfs): its memory is taken as H2 fills");
+            checkMarked(h2);
+            check(allocatedBytes(h2) < (1L << 20), "on a tmpfs H2 takes no memory at start: "
+                    + allocatedBytes(h2) + " bytes allocated");
+            teraheap(h2, "-XX:+TeraHeapPreallocate", "-Xlog:gc+init", "-version").shouldHaveExitValue(0)
+                    .shouldNotContain("on a RAM disk");
+            check(allocatedBytes(h2) >= H2_BYTES, "-XX:+TeraHeapPreallocate allocates all of H2 on a tmpfs too: "
+                    + allocatedBytes(h2) + " bytes");
+        } finally {
+            Files.deleteIfExists(h2);
+        }
     }
 
     static void checkMarked(Path h2) throws Exception {

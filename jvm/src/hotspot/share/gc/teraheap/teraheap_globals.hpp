@@ -34,7 +34,8 @@
           "Allocate storage for all of H2's file at start, so that a file " \
           "system too small is an error at start. Off: the file is sparse " \
           "and takes storage a region at a time; a full file system is "    \
-          "then found when a region opens, and reported.")                  \
+          "then found when a region opens, and reported. On a tmpfs off "   \
+          "unless set: its storage is memory, counted at start.")           \
                                                                             \
   product(bool, TeraHeapHugePages, true,                                    \
           "Ask the kernel for huge pages on H2's mapping (madvise), so "    \

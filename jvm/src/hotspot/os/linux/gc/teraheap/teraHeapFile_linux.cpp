@@ -9,6 +9,8 @@
 #include "gc/teraheap/teraHeapFile.hpp"
 #include "gc/teraheap/teraHeapFileMark.hpp"
 #include "gc/teraheap/teraHeapStartupError.hpp"
+#include "logging/log.hpp"
+#include "runtime/globals_extension.hpp"
 #include "runtime/os.hpp"
 #include "services/memTracker.hpp"
 #include "utilities/globalDefinitions.hpp"
@@ -21,6 +23,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -225,6 +228,13 @@ static int open_named(const char* path) {
   return fd;
 }
 
+// A tmpfs: its storage is the machine's memory.
+static bool is_memory_file_system(int fd) {
+  struct statfs sfs;
+  const long tmpfs_magic = 0x01021994;
+  return fstatfs(fd, &sfs) == 0 && (long)sfs.f_type == tmpfs_magic;
+}
+
 TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
   const char* where = effective_path(path);
   TeraHeapPathInfo info = inspect(where);
@@ -241,8 +251,18 @@ TeraHeapFile* TeraHeapFile::create(const char* path, size_t size) {
   // Without preallocation the file only gets its length: storage comes a region at a time.
   // A named file ends in the mark that lets the next run tell it from somebody's data.
   const size_t length = size + (info.named ? TeraHeapFileMark::bytes : 0);
-  int err = TeraHeapPreallocate ? posix_fallocate(fd, 0, (off_t)length)
-                                : (ftruncate(fd, (off_t)length) == 0 ? 0 : errno);
+  bool preallocate = TeraHeapPreallocate;
+  if (preallocate && FLAG_IS_DEFAULT(TeraHeapPreallocate) && is_memory_file_system(fd)) {
+    // A RAM disk's storage is memory, charged to the JVM's memory cgroup as it is
+    // allocated: preallocated, all of H2 would count at start, and a container's limit
+    // smaller than H2 would kill the JVM there without a word. Its room was checked
+    // (check_path).
+    preallocate = false;
+    log_info(gc, init)("TeraHeap: H2's file is on a RAM disk (tmpfs): its memory is taken as H2 fills, "
+                       "not at start (-XX:+TeraHeapPreallocate takes it all at start)");
+  }
+  int err = preallocate ? posix_fallocate(fd, 0, (off_t)length)
+                        : (ftruncate(fd, (off_t)length) == 0 ? 0 : errno);
   if (err == 0 && info.named && !write_mark(fd, size)) {
     err = errno;
   }
