@@ -6,7 +6,8 @@
  *          label's oldgen cards, so that the regions they refer into may be collected, and move
  *          what the label's fields lead to in their collection set. The group reads back the
  *          same. Plain, and under -XX:+VerifyBeforeGC -XX:+VerifyAfterGC -XX:+VerifyDuringGC
- *          (also with 8 GC threads).
+ *          (also with 8 GC threads, all working in every pause, so that several walk the
+ *          label's regions at once).
  *          Some mixed pause must have optional regions H2 refers into: its walk of the label's
  *          cards must leave those cards for the pause's card scan to read, which then keeps
  *          the regions out of the pause.
@@ -102,7 +103,7 @@ public class TestTeraHeapG1LeftBehind {
     public static void main(String[] args) throws Exception {
         String[] verify = TeraHeapProcess.G1_VERIFY;
         long raised = 0;
-        for (String[] mode : List.of(new String[] {}, verify, TeraHeapProcess.concat(verify, "-XX:ParallelGCThreads=8"))) {
+        for (String[] mode : List.of(new String[] {}, verify, TeraHeapProcess.concat(verify, "-XX:ParallelGCThreads=8", "-XX:-UseDynamicNumberOfGCThreads"))) {
             OutputAnalyzer out = TeraHeapProcess.runOnG1(Child.class, mode, "-Xms256m", "-Xmx256m",
                     "-XX:TeraHeapSize=1g", "-XX:TeraHeapRegionSize=8m", "-XX:G1HeapRegionSize=1m",
                     "-XX:MaxTenuringThreshold=0", "-XX:+ExplicitGCInvokesConcurrent", "-Xlog:gc,gc+teraheap=debug");
