@@ -87,18 +87,19 @@ if wanted file-space; then
 fi
 
 # The file tier: NVM a mapped file, DRAM all of the pool (about 125 MB); 24 partitions of 8 MB.
+# Spark's status store (its UI) shows the file's blocks off the heap, DRAM's on it.
 NVM_DIR=$OUT/nvm
 mkdir -p "$NVM_DIR"
 FILE="nvm=$NVM_DIR,nvmSize=512m"
 for level in MEMORY_ONLY MEMORY_AND_DISK MEMORY_AND_DISK_SER; do
   lower=$(echo "$level" | tr 'A-Z_' 'a-z-')
-  check "file-flat-$lower" 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -- "$level" 24 8 both-tiers async file
+  check "file-flat-$lower" 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -- "$level" 24 8 both-tiers async file ui
 done
 # The same with the metrics plugin: its gauges read the tiers.
 check file-metrics 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -Dspark.plugins=org.teraheap.hybrid.HybridMetricsPlugin \
   -- MEMORY_ONLY 24 8 file metrics
 check file-layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
-  -- MEMORY_ONLY 24 8 both-tiers sync file
+  -- MEMORY_ONLY 24 8 both-tiers sync file ui
 # A file too small for the blocks: those it cannot take stay in DRAM, are dropped, recomputed.
 check file-full 0 "file_full=" -javaagent:"$AGENT=nvm=$NVM_DIR,nvmSize=24m" -- MEMORY_ONLY 24 8 both-tiers file-full
 # Blocks of objects Spark's serializer cannot write stay in DRAM (said once), results right.

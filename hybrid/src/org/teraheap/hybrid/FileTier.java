@@ -109,7 +109,14 @@ public final class FileTier implements NvmTier {
             return false;
         }
         try {
-            return moveIn(block);
+            long heapBytes = moveIn(block);
+            if (heapBytes < 0) {
+                return false;
+            }
+            if (!lockedByCaller) {   // the driver knew it on the heap; a block being stored is reported by Spark
+                FileBlockStatus.movedIn(block, info.get(block).get().level(), heapBytes, fileBytesOf(block));
+            }
+            return true;
         } finally {
             if (!lockedByCaller) {
                 info.unlock(block, Option.empty());
@@ -152,12 +159,15 @@ public final class FileTier implements NvmTier {
         return 0;
     }
 
-    /** Writes the block into the file and takes it out of Spark's store; its write lock is held. */
-    private boolean moveIn(BlockId block) {
+    /**
+     * Writes the block into the file and takes it out of Spark's store; its write lock is held.
+     * The storage memory Spark counted for it, or -1 if it stays in DRAM.
+     */
+    private long moveIn(BlockId block) {
         LinkedHashMap<BlockId, ?> lru = entries;
         Object entry = MemoryEntries.find(lru, block);
         if (entry == null || !MemoryEntries.onHeap(entry)) {
-            return false;
+            return -1;
         }
         ChunkedByteBuffer data;
         try {
@@ -166,11 +176,11 @@ public final class FileTier implements NvmTier {
             unmovable.add(block);
             HybridAgent.reportOnce("cannot serialize " + block + " for the NVM file (" + e
                 + "): such blocks stay in DRAM");
-            return false;
+            return -1;
         }
         if (data.size() > NvmFile.SEGMENT) {
             unmovable.add(block);
-            return false;
+            return -1;
         }
         NvmFile.Extent extent = file.allocate(data.size());
         if (extent == null) {
@@ -178,7 +188,7 @@ public final class FileTier implements NvmTier {
             synchronized (this) {
                 full++;
             }
-            return false;
+            return -1;
         }
         file.write(extent, Arrays.asList(data.getChunks()).iterator());
         long size = MemoryEntries.size(entry);
@@ -192,7 +202,7 @@ public final class FileTier implements NvmTier {
         }
         if (!left) {
             drop(block);
-            return false;
+            return -1;
         }
         memoryManager.releaseStorageMemory(size, MemoryMode.ON_HEAP);
         synchronized (this) {
@@ -200,7 +210,7 @@ public final class FileTier implements NvmTier {
             movedBytes += data.size();
             peakUsed = Math.max(peakUsed, file.used());
         }
-        return true;
+        return size;
     }
 
     /** The block's bytes as Spark would write them to disk: its serialized buffer, or its values serialized. */
@@ -238,6 +248,18 @@ public final class FileTier implements NvmTier {
         synchronized (t) {
             Stored s = t.blocks.get(block);
             return s == null ? -1 : s.size;
+        }
+    }
+
+    /** The bytes a block takes in the file, or -1 if it is not there. */
+    public static long fileBytesOf(BlockId block) {
+        FileTier t = instance;
+        if (t == null) {
+            return -1;
+        }
+        synchronized (t) {
+            Stored s = t.blocks.get(block);
+            return s == null ? -1 : s.length;
         }
     }
 
@@ -307,10 +329,10 @@ public final class FileTier implements NvmTier {
         unmovable.clear();
     }
 
-    /** The storage memory an executor registers with the driver: its pool and the file. */
-    public static long withFileCapacity(long maxOnHeap) {
+    /** The off-heap storage memory an executor registers with the driver: Spark's own and the file. */
+    public static long withFileCapacity(long maxOffHeap) {
         FileTier t = instance;
-        return t == null ? maxOnHeap : maxOnHeap + t.file.capacity();
+        return t == null ? maxOffHeap : maxOffHeap + t.file.capacity();
     }
 
     private synchronized Stored pin(BlockId block) {
@@ -355,6 +377,11 @@ public final class FileTier implements NvmTier {
     public void addTo(Map<String, Long> f) {
         synchronized (this) {
             f.put("file_blocks", (long) blocks.size());
+            long bytes = 0;
+            for (Stored s : blocks.values()) {
+                bytes += s.length;
+            }
+            f.put("file_block_bytes", bytes);
             f.put("file_moved_blocks", moved);
             f.put("file_reads", reads);
             f.put("file_full", full);

@@ -31,6 +31,9 @@ public final class HybridAgent {
     private static final String BLOCK_ID = "Lorg/apache/spark/storage/BlockId;";
     private static final String MEMORY_MODE = "Lorg/apache/spark/memory/MemoryMode;";
     private static final String CLASS_TAG = "Lscala/reflect/ClassTag;";
+    private static final String BLOCK_MANAGER = "org.apache.spark.storage.BlockManager";
+    private static final String STATUS_LISTENER = "org.apache.spark.status.AppStatusListener";
+    private static final String BLOCK_STATUS = "Lorg/apache/spark/storage/BlockStatus;";
 
     private static final List<Weave> WEAVES = Arrays.asList(
         new Weave(MEMORY_STORE, "<init>", "(Lorg/apache/spark/SparkConf;Lorg/apache/spark/storage/BlockInfoManager;"
@@ -56,14 +59,22 @@ public final class HybridAgent {
             + "Lorg/apache/spark/storage/BlockManagerId;", BlockManagerMasterAdvice.Register.class),
         new Weave(MEMORY_STORE, "evictBlocksToFreeSpace", "(Lscala/Option;J" + MEMORY_MODE + ")J",
             MemoryStoreAdvice.Evict.class),
-        new Weave("org.apache.spark.storage.BlockManager", "dropFromMemory", "(" + BLOCK_ID + "Lscala/Function0;"
+        new Weave(BLOCK_MANAGER, "org$apache$spark$storage$BlockManager$$getCurrentBlockStatus",
+            "(" + BLOCK_ID + "Lorg/apache/spark/storage/BlockInfo;)" + BLOCK_STATUS, BlockStatusAdvice.Current.class),
+        new Weave(BLOCK_MANAGER, "reportBlockStatus", "(" + BLOCK_ID + BLOCK_STATUS + "J)V",
+            BlockStatusAdvice.Report.class),
+        new Weave(STATUS_LISTENER, "onUnpersistRDD", "(Lorg/apache/spark/scheduler/SparkListenerUnpersistRDD;)V",
+            UnpersistAdvice.Enter.class),
+        new Weave(BLOCK_MANAGER, "dropFromMemory", "(" + BLOCK_ID + "Lscala/Function0;"
             + CLASS_TAG + ")Lorg/apache/spark/storage/StorageLevel;", MemoryStoreAdvice.Drop.class));
     private static final List<Field> FIELDS = SparkWeaver.fields(
         new Field(MEMORY_STORE, "entries", "java.util.LinkedHashMap"),
         new Field(MEMORY_STORE, "memoryManager", "org.apache.spark.memory.MemoryManager"),
         new Field(MEMORY_STORE, "blockInfoManager", "org.apache.spark.storage.BlockInfoManager"),
         new Field(MEMORY_STORE, "serializerManager", "org.apache.spark.serializer.SerializerManager"),
-        new Field(MEMORY_STORE, "blockEvictionHandler", "org.apache.spark.storage.memory.BlockEvictionHandler"));
+        new Field(MEMORY_STORE, "blockEvictionHandler", "org.apache.spark.storage.memory.BlockEvictionHandler"),
+        new Field(STATUS_LISTENER, "liveRDDs", "scala.collection.mutable.HashMap"),
+        new Field(STATUS_LISTENER, "liveExecutors", "scala.collection.mutable.HashMap"));
 
     private static volatile boolean reported;
 

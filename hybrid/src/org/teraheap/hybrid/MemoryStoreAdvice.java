@@ -111,7 +111,9 @@ final class MemoryStoreAdvice {
     static final class Remove {
         @Advice.OnMethodExit(suppress = Throwable.class)
         static void exit(@Advice.Argument(0) BlockId block, @Advice.Return(readOnly = false) boolean removed) {
-            if (!removed && FileTier.remove(block)) {
+            boolean fromFile = !removed && FileTier.remove(block);
+            FileBlockStatus.removed(block, fromFile);
+            if (fromFile) {
                 removed = true;
             }
             if (removed) {

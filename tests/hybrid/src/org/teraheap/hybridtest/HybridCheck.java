@@ -13,6 +13,10 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.metrics.source.Source;
+import org.apache.spark.status.api.v1.ExecutorSummary;
+import org.apache.spark.status.api.v1.MemoryMetrics;
+import org.apache.spark.status.api.v1.RDDDataDistribution;
+import org.apache.spark.status.api.v1.RDDStorageInfo;
 import org.apache.spark.storage.BlockId;
 import org.apache.spark.storage.StorageLevel;
 import org.teraheap.hybrid.HybridMetricsPlugin;
@@ -34,7 +38,10 @@ import scala.collection.JavaConverters;
  * it, the file empty and whole again after unpersist), {@code file-full} (the file tier ran out of
  * room: blocks stayed in DRAM), {@code metrics} (the metrics plugin, given as spark.plugins, shows the
  * tiers in Spark's metrics system as the agent's figures do), {@code unserializable} (the cached
- * records are objects Spark's serializer cannot write: none goes to the file, results still right).
+ * records are objects Spark's serializer cannot write: none goes to the file, results still right),
+ * {@code ui} (the file tier: Spark's status store, which its UI and REST API read, shows the
+ * file's blocks as off-heap memory of their size in the file, DRAM's as on-heap, and none once
+ * unpersisted).
  */
 public final class HybridCheck {
     private static final int LONGS_PER_RECORD = 16;
@@ -55,7 +62,8 @@ public final class HybridCheck {
         int records = mbPerPartition * (1 << 20) / 150;
         SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("hybrid-check")
             .set("spark.ui.enabled", "false")
-            .set("spark.memory.fraction", System.getProperty("memoryFraction", "0.6"));
+            .set("spark.memory.fraction", System.getProperty("memoryFraction", "0.6"))
+            .set("spark.ui.liveUpdate.period", "0");   // the status store written at every event, not every 100 ms
         long expected = expectedSum(partitions, records);
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             int rddCount = expect.contains("two-rdds") ? 2 : 1;
@@ -121,6 +129,9 @@ public final class HybridCheck {
             if (expect.contains("metrics")) {
                 checkMetrics(f);
             }
+            if (expect.contains("ui")) {
+                checkStatusStore(sc, quiet());
+            }
             if (expect.contains("file-full")) {
                 check(f.get("file_full") > 0, "blocks found the file full: " + f.get("file_full"));
             }
@@ -137,6 +148,14 @@ public final class HybridCheck {
                 long segments = (f.get("file_capacity_bytes") + (1L << 30) - 1) >> 30;
                 check(f.get("file_blocks") == 0 && f.get("file_used_bytes") == 0 && f.get("file_free_runs") == segments,
                       "unpersist empties the file, each segment one free run again: " + f);
+            }
+            if (expect.contains("ui")) {
+                sc.sc().listenerBus().waitUntilEmpty(10_000);
+                MemoryMetrics m = memoryMetrics(sc);
+                check(m.usedOffHeapStorageMemory() == 0, "after unpersist Spark's status store shows no off-heap"
+                      + " (file) storage memory used: " + m.usedOffHeapStorageMemory());
+                check(m.usedOnHeapStorageMemory() < (1 << 20), "and under 1 MB on the heap (broadcast pieces): "
+                      + m.usedOnHeapStorageMemory());
             }
             if (!f.isEmpty()) {
                 check(f.get("dram_bytes") == 0 && f.get("nvm_bytes") == 0 && f.get("blocks") == 0
@@ -168,6 +187,59 @@ public final class HybridCheck {
         check(between(file, figures, after, "file_used_bytes") && between(nvm, figures, after, "nvm_bytes")
               && between(dram, figures, after, "dram_bytes") && file > 0 && nvm > 0 && dram > 0,
               "the gauges read the tiers (DRAM " + dram + ", NVM " + nvm + ", file " + file + ")");
+    }
+
+    /** The figures once the monitor has stopped moving blocks (at most 10 s). */
+    private static Map<String, Long> quiet() throws InterruptedException {
+        Map<String, Long> before = HybridStore.figures();
+        for (int i = 0; i < 50; i++) {
+            Thread.sleep(200);
+            Map<String, Long> now = HybridStore.figures();
+            if (now.get("file_block_bytes").equals(before.get("file_block_bytes")) && now.get("in_flight_bytes") == 0) {
+                return now;
+            }
+            before = now;
+        }
+        return before;
+    }
+
+    /**
+     * What Spark's UI shows of the tiers (its status store, which the UI's pages and the REST API
+     * read): the file as off-heap storage memory, holding the bytes of the blocks in it; DRAM's
+     * blocks on the heap; the RDD's data distribution split the same way.
+     */
+    private static void checkStatusStore(JavaSparkContext sc, Map<String, Long> f) throws Exception {
+        sc.sc().listenerBus().waitUntilEmpty(10_000);
+        MemoryMetrics m = memoryMetrics(sc);
+        long inFile = f.get("file_block_bytes");
+        check(m.totalOffHeapStorageMemory() == f.get("file_capacity_bytes"),
+              "the executor's off-heap storage memory is the file: " + m.totalOffHeapStorageMemory() + " of "
+              + f.get("file_capacity_bytes"));
+        check(inFile > 0 && m.usedOffHeapStorageMemory() == inFile,
+              "off-heap storage memory used is the bytes of the blocks in the file: " + m.usedOffHeapStorageMemory()
+              + " of " + inFile);
+        check(m.usedOnHeapStorageMemory() > 0, "blocks in DRAM are on-heap storage memory: " + m.usedOnHeapStorageMemory());
+        long offHeap = 0;
+        long onHeap = 0;
+        for (RDDStorageInfo rdd : JavaConverters.seqAsJavaList(sc.sc().statusStore().rddList(true))) {
+            if (rdd.dataDistribution().isDefined()) {
+                for (RDDDataDistribution d : JavaConverters.seqAsJavaList(rdd.dataDistribution().get())) {
+                    offHeap += d.offHeapMemoryUsed().isDefined() ? (Long) d.offHeapMemoryUsed().get() : 0;
+                    onHeap += d.onHeapMemoryUsed().isDefined() ? (Long) d.onHeapMemoryUsed().get() : 0;
+                }
+            }
+        }
+        check(offHeap == inFile && onHeap > 0, "the RDD's data distribution: " + offHeap + " bytes off the heap (the file),"
+              + " " + onHeap + " on it");
+    }
+
+    private static MemoryMetrics memoryMetrics(JavaSparkContext sc) {
+        for (ExecutorSummary e : JavaConverters.seqAsJavaList(sc.sc().statusStore().executorList(true))) {
+            if (e.memoryMetrics().isDefined()) {
+                return e.memoryMetrics().get();
+            }
+        }
+        throw new IllegalStateException("no executor with memory metrics in Spark's status store");
     }
 
     private static boolean between(long value, Map<String, Long> before, Map<String, Long> after, String key) {
