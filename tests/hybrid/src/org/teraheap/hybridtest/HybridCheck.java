@@ -18,7 +18,9 @@ import org.apache.spark.status.api.v1.MemoryMetrics;
 import org.apache.spark.status.api.v1.RDDDataDistribution;
 import org.apache.spark.status.api.v1.RDDStorageInfo;
 import org.apache.spark.storage.BlockId;
+import org.apache.spark.storage.RDDBlockId;
 import org.apache.spark.storage.StorageLevel;
+import org.teraheap.hybrid.FileTier;
 import org.teraheap.hybrid.HybridMetricsPlugin;
 import org.teraheap.hybrid.HybridStore;
 import scala.collection.JavaConverters;
@@ -40,8 +42,8 @@ import scala.collection.JavaConverters;
  * tiers in Spark's metrics system as the agent's figures do), {@code unserializable} (the cached
  * records are objects Spark's serializer cannot write: none goes to the file, results still right),
  * {@code ui} (the file tier: Spark's status store, which its UI and REST API read, shows the
- * file's blocks as off-heap memory of their size in the file, DRAM's as on-heap, and none once
- * unpersisted).
+ * file's blocks as off-heap memory of their size in the file, DRAM's as on-heap, one block
+ * removed from the file off the off-heap figure, and none once unpersisted).
  */
 public final class HybridCheck {
     private static final int LONGS_PER_RECORD = 16;
@@ -130,7 +132,7 @@ public final class HybridCheck {
                 checkMetrics(f);
             }
             if (expect.contains("ui")) {
-                checkStatusStore(sc, quiet());
+                checkStatusStore(sc, quiet(), cached.get(0).id(), partitions);
             }
             if (expect.contains("file-full")) {
                 check(f.get("file_full") > 0, "blocks found the file full: " + f.get("file_full"));
@@ -208,7 +210,8 @@ public final class HybridCheck {
      * read): the file as off-heap storage memory, holding the bytes of the blocks in it; DRAM's
      * blocks on the heap; the RDD's data distribution split the same way.
      */
-    private static void checkStatusStore(JavaSparkContext sc, Map<String, Long> f) throws Exception {
+    private static void checkStatusStore(JavaSparkContext sc, Map<String, Long> f, int rddId, int partitions)
+            throws Exception {
         sc.sc().listenerBus().waitUntilEmpty(10_000);
         MemoryMetrics m = memoryMetrics(sc);
         long inFile = f.get("file_block_bytes");
@@ -231,6 +234,20 @@ public final class HybridCheck {
         }
         check(offHeap == inFile && onHeap > 0, "the RDD's data distribution: " + offHeap + " bytes off the heap (the file),"
               + " " + onHeap + " on it");
+        // One block in the file removed by itself (Spark reports the removal): off the heap it goes.
+        for (int split = 0; split < partitions; split++) {
+            RDDBlockId block = new RDDBlockId(rddId, split);
+            long bytes = FileTier.fileBytesOf(block);
+            if (bytes > 0) {
+                SparkEnv.get().blockManager().removeBlock(block, true);
+                sc.sc().listenerBus().waitUntilEmpty(10_000);
+                long after = memoryMetrics(sc).usedOffHeapStorageMemory();
+                check(after == inFile - bytes, "a block removed from the file (" + bytes + " bytes) leaves " + after
+                      + " off the heap, " + (inFile - bytes) + " expected");
+                return;
+            }
+        }
+        check(false, "a block in the file to remove");
     }
 
     private static MemoryMetrics memoryMetrics(JavaSparkContext sc) {
