@@ -22,8 +22,9 @@ import scala.collection.mutable.HashMap;
  *
  * <p>Spark's status listener adds or subtracts each update's sizes: a block already reported on
  * the heap and then moved into the file is reported removed from the heap, then added off it.
- * Spark reports a block's removal with a storage level that says nothing of where the block was
- * (on the heap, by default): the removal of a block in the file is made to say off the heap. An
+ * Spark reports a block's removal with the storage level it had and no replica, which its
+ * listener reads as memory added: the removal of a block in the file is made to say memory off
+ * the heap freed. An
  * unpersisted RDD's blocks are not reported one by one: the driver's listener takes the RDD's
  * memory off the figure of the heap its storage level names, and the agent takes its part in
  * the file off the other.
@@ -35,16 +36,24 @@ public final class FileBlockStatus {
     private FileBlockStatus() {
     }
 
-    /** Spark's status of a block in the file, made to say where it is and how large it is there. */
+    /**
+     * Spark's status of a block in the file, made to say where it is and how large it is there. A
+     * block also on disk keeps Spark's own status: the driver counts a block reported in memory
+     * and on disk at once as memory it never gives back.
+     */
     public static BlockStatus inFile(BlockStatus spark, long fileBytes) {
         StorageLevel level = spark.storageLevel();
-        return new BlockStatus(StorageLevel.apply(level.useDisk(), true, true, false, level.replication()),
-            fileBytes, spark.diskSize());
+        if (level.useDisk()) {
+            return spark;
+        }
+        return new BlockStatus(StorageLevel.apply(false, true, true, false, level.replication()), fileBytes, 0);
     }
 
     /**
      * Tells the driver that a block it knew on the heap ({@code heapBytes}) is now in the file; the
-     * caller holds the block's write lock, so no removal of it comes between the two updates.
+     * caller holds the block's write lock, so no removal of it by this executor comes between the
+     * two updates. A block the driver no longer places here (its RDD being unpersisted) is not
+     * reported again; one also on disk is left as the driver knows it ({@link #inFile}).
      */
     static void movedIn(BlockId block, StorageLevel level, long heapBytes, long fileBytes) {
         SparkEnv env = SparkEnv.get();
@@ -53,12 +62,17 @@ public final class FileBlockStatus {
             return;
         }
         try {
-            boolean onDisk = level.useDisk() && manager.diskStore().contains(block);
-            long diskBytes = onDisk ? manager.diskStore().getSize(block) : 0;
-            manager.reportBlockStatus(block, new BlockStatus(StorageLevel.NONE(), heapBytes, diskBytes), 0);
-            manager.reportBlockStatus(block, new BlockStatus(StorageLevel.apply(onDisk, true, true, false,
-                level.replication()), fileBytes, diskBytes), 0);
-        } catch (RuntimeException e) {
+            if (level.useDisk() && manager.diskStore().contains(block)
+                    || !manager.master().getLocations(block).contains(manager.blockManagerId())) {
+                return;
+            }
+            manager.reportBlockStatus(block, new BlockStatus(StorageLevel.NONE(), heapBytes, 0), 0);
+            manager.reportBlockStatus(block, new BlockStatus(StorageLevel.apply(false, true, true, false,
+                level.replication()), fileBytes, 0), 0);
+        } catch (Exception e) {   // the driver did not answer: the block is in the file all the same
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             HybridAgent.reportOnce("cannot tell the driver that " + block + " moved into the NVM file (" + e
                 + "): Spark's UI may show such blocks on the heap");
         }
@@ -102,7 +116,8 @@ public final class FileBlockStatus {
      * removal from the file says that the memory it frees was off the heap.
      */
     public static BlockStatus toReport(BlockId block, BlockStatus status) {
-        if (status.storageLevel().isValid() || !block.equals(REMOVED_FROM_FILE.get())) {
+        StorageLevel level = status.storageLevel();
+        if (level.isValid() || !level.useOffHeap() || !block.equals(REMOVED_FROM_FILE.get())) {
             return status;
         }
         REMOVED_FROM_FILE.remove();

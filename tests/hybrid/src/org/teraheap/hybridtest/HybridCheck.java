@@ -214,7 +214,12 @@ public final class HybridCheck {
             throws Exception {
         sc.sc().listenerBus().waitUntilEmpty(10_000);
         MemoryMetrics m = memoryMetrics(sc);
-        long inFile = f.get("file_block_bytes");
+        long inFile = 0;   // blocks also on disk keep Spark's own status
+        for (int split = 0; split < partitions; split++) {
+            RDDBlockId block = new RDDBlockId(rddId, split);
+            long bytes = FileTier.fileBytesOf(block);
+            inFile += bytes > 0 && !SparkEnv.get().blockManager().diskStore().contains(block) ? bytes : 0;
+        }
         check(m.totalOffHeapStorageMemory() == f.get("file_capacity_bytes"),
               "the executor's off-heap storage memory is the file: " + m.totalOffHeapStorageMemory() + " of "
               + f.get("file_capacity_bytes"));
@@ -238,7 +243,7 @@ public final class HybridCheck {
         for (int split = 0; split < partitions; split++) {
             RDDBlockId block = new RDDBlockId(rddId, split);
             long bytes = FileTier.fileBytesOf(block);
-            if (bytes > 0) {
+            if (bytes > 0 && !SparkEnv.get().blockManager().diskStore().contains(block)) {
                 SparkEnv.get().blockManager().removeBlock(block, true);
                 sc.sc().listenerBus().waitUntilEmpty(10_000);
                 long after = memoryMetrics(sc).usedOffHeapStorageMemory();
