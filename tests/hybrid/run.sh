@@ -135,6 +135,15 @@ check file-too-large 1 "does not fit in" -javaagent:"$AGENT=nvm=$NVM_DIR,nvmSize
 check beside-teraheap 0 "the hybrid cache and TeraHeap would take the same blocks" \
   -XX:+EnableTeraHeap -XX:TeraHeapSize=2g -XX:TeraHeapPath="${TMPDIR:-/tmp}" -javaagent:"$AGENT" \
   -- MEMORY_ONLY 4 1 untiered
+# A Spark 3.5 whose AppStatusListener lacks onUnpersistRDD (Spark's listener base class answers
+# the event instead): one line naming it; Spark left alone, the sums right.
+if wanted spark-without-a-method; then
+  "$STOCK_JDK/bin/java" -cp "$OUT/classes:$SPARK_CP" org.teraheap.hybridtest.WithoutMethod \
+    org.apache.spark.status.AppStatusListener onUnpersistRDD "$OUT/without-a-method" >/dev/null \
+    || die "cannot write a Spark class without a method"
+fi
+SPARK_CP="$OUT/without-a-method:$SPARK_CP" check spark-without-a-method 0 \
+  "lacks \[AppStatusListener.onUnpersistRDD" -javaagent:"$AGENT" -- MEMORY_ONLY 4 1 untiered
 if [ -e build/spark-3.4.4/spark-classpath.txt ]; then
   SPARK_CP=$(cat build/spark-3.4.4/spark-classpath.txt) \
     check unknown-spark 0 "Spark 3.4.4 is not a release this jar knows" -javaagent:"$AGENT" -- MEMORY_ONLY 4 1 untiered
