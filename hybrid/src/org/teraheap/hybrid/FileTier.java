@@ -241,25 +241,23 @@ public final class FileTier implements NvmTier {
 
     /** The size Spark counted for a block in the file, or -1. */
     public static long sizeOf(BlockId block) {
-        FileTier t = instance;
-        if (t == null) {
-            return -1;
-        }
-        synchronized (t) {
-            Stored s = t.blocks.get(block);
-            return s == null ? -1 : s.size;
-        }
+        Stored s = stored(block);
+        return s == null ? -1 : s.size;
     }
 
     /** The bytes a block takes in the file, or -1 if it is not there. */
     public static long fileBytesOf(BlockId block) {
+        Stored s = stored(block);
+        return s == null ? -1 : s.length;
+    }
+
+    private static Stored stored(BlockId block) {
         FileTier t = instance;
         if (t == null) {
-            return -1;
+            return null;
         }
         synchronized (t) {
-            Stored s = t.blocks.get(block);
-            return s == null ? -1 : s.length;
+            return t.blocks.get(block);
         }
     }
 
