@@ -100,6 +100,12 @@ check file-metrics 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -Dspark.plug
   -- MEMORY_ONLY 24 8 file metrics
 check file-layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
   -- MEMORY_ONLY 24 8 both-tiers sync file ui
+# A sort takes execution memory after the blocks are cached: Spark evicts storage for it, and
+# the blocks it would evict move into the file instead (in both modes: none dropped nor on disk;
+# flat with AMP from 90% of DRAM, so that DRAM holds more than the half execution cannot take).
+check file-layered-execution 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
+  -- MEMORY_ONLY 24 8 both-tiers file execution
+check file-flat-execution 0 "summary: mode=flat" -javaagent:"$AGENT=$FILE,threshold=0.9" -- MEMORY_AND_DISK 24 8 both-tiers file execution
 # On Debian's own JDK 17, with its default collector (G1): the agent needs no TeraHeap JVM.
 CHECK_JDK=$STOCK_JDK check file-stock-jdk-g1 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" \
   -- MEMORY_AND_DISK 24 8 both-tiers async file ui

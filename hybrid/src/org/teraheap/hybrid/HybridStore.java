@@ -26,7 +26,8 @@ import org.apache.spark.storage.BlockManager;
  * mode with dynamic unrolling, NVM when the request, or twice the stage's average block, exceeds
  * DRAM's free room. A block unrolling in DRAM that outgrows DRAM's room gets it by a synchronous
  * migration: the task, holding the memory manager's lock as Spark's own eviction does, moves the
- * least recently used DRAM blocks to NVM one at a time and waits for each write. The monitor
+ * least recently used DRAM blocks to NVM one at a time and waits for each write; with NVM
+ * outside Spark's pool (the file tier) Spark's own evictions do the same first. The monitor
  * ({@link MigrationMonitor}) migrates ahead of need, asynchronously.
  *
  * <p>Only RDD blocks are tiered; broadcast and other blocks stay as Spark keeps them. The counts
@@ -456,21 +457,8 @@ public final class HybridStore {
                     if (!nvm.hasRoom()) {
                         return false;
                     }
-                    List<BlockId> chosen = leastRecentlyUsedInDram(1, refused);
-                    if (chosen.isEmpty()) {
+                    if (moveLeastRecentlyUsed(refused) < 0) {
                         break;
-                    }
-                    BlockId victim = chosen.get(0);
-                    boolean moved = false;
-                    try {
-                        moved = nvm.migrate(victim, migratingBytes(victim), false);
-                    } finally {
-                        if (moved) {
-                            migrated(victim, false);
-                        } else {
-                            notMigrated(victim);
-                            refused.add(victim);
-                        }
                     }
                 }
             }
@@ -488,6 +476,66 @@ public final class HybridStore {
                 }
             }
         }
+    }
+
+    /**
+     * Spark is about to evict {@code space} bytes of blocks, for a block or for execution memory,
+     * under the memory manager's lock. With NVM outside Spark's pool (the file tier) the least
+     * recently used DRAM blocks move to NVM instead, synchronously, as the paper's layered store
+     * takes what its memory store evicts; returns the bytes so freed. In the emulated tier NVM is
+     * in the pool, so an eviction means both tiers are full: Spark evicts as usual.
+     */
+    public static long evicting(long space) {
+        HybridStore s = instance;
+        if (s == null || s.memoryManager == null || s.nvm.inStoragePool()) {
+            return 0;
+        }
+        try {
+            return s.moveForEviction(space);
+        } catch (RuntimeException e) {
+            failed(e);
+            return 0;
+        }
+    }
+
+    private long moveForEviction(long space) {
+        long freed = 0;
+        Set<BlockId> refused = new HashSet<>();
+        // Blocks in flight are skipped, not waited for: their migrations need the lock held here.
+        while (freed < space && nvm.hasRoom()) {
+            long moved = moveLeastRecentlyUsed(refused);
+            if (moved < 0) {
+                break;
+            }
+            freed += moved;
+        }
+        return freed;
+    }
+
+    /**
+     * Moves DRAM's least recently used block not in {@code refused} to NVM, synchronously, the
+     * memory manager's lock held: its bytes, 0 if the tier refused it (added to {@code refused}),
+     * -1 if no block is left to move.
+     */
+    private long moveLeastRecentlyUsed(Set<BlockId> refused) {
+        List<BlockId> chosen = leastRecentlyUsedInDram(1, refused);
+        if (chosen.isEmpty()) {
+            return -1;
+        }
+        BlockId victim = chosen.get(0);
+        long bytes = migratingBytes(victim);
+        boolean moved = false;
+        try {
+            moved = nvm.migrate(victim, bytes, false);
+        } finally {
+            if (moved) {
+                migrated(victim, false);
+            } else {
+                notMigrated(victim);
+                refused.add(victim);
+            }
+        }
+        return moved ? bytes : 0;
     }
 
     /** A block DRAM could not make room for continues its unroll in NVM, its bytes so far written there. */

@@ -185,13 +185,31 @@ final class MemoryStoreAdvice {
         }
     }
 
-    /** {@code evictBlocksToFreeSpace(blockId, space, mode)}: what one eviction freed. */
+    /**
+     * {@code evictBlocksToFreeSpace(blockId, space, mode)}: with the file tier, blocks move into
+     * the file first, and Spark evicts only what is still missing (its body is skipped if nothing
+     * is, since it asserts a positive {@code space}); the bytes freed are both parts. What Spark's
+     * own eviction freed goes to opportunistic eviction's average.
+     */
     static final class Evict {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.Argument(2) MemoryMode mode, @Advice.Return long freed) {
-            if (mode == MemoryMode.ON_HEAP) {
+        @Advice.OnMethodEnter(skipOn = Advice.OnNonDefaultValue.class, suppress = Throwable.class)
+        static boolean enter(@Advice.Argument(value = 1, readOnly = false) long space,
+                             @Advice.Argument(2) MemoryMode mode, @Advice.Local("moved") long moved) {
+            moved = mode == MemoryMode.ON_HEAP ? HybridStore.evicting(space) : 0;
+            if (moved >= space) {
+                return true;
+            }
+            space -= moved;
+            return false;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Argument(2) MemoryMode mode, @Advice.Enter boolean skipped,
+                         @Advice.Local("moved") long moved, @Advice.Return(readOnly = false) long freed) {
+            if (mode == MemoryMode.ON_HEAP && !skipped) {
                 HybridStore.evicted(freed);
             }
+            freed += moved;
         }
     }
 

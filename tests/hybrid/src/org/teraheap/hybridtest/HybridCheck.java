@@ -1,6 +1,8 @@
 package org.teraheap.hybridtest;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
@@ -23,6 +25,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.teraheap.hybrid.FileTier;
 import org.teraheap.hybrid.HybridMetricsPlugin;
 import org.teraheap.hybrid.HybridStore;
+import scala.Tuple2;
 import scala.collection.JavaConverters;
 
 /**
@@ -43,7 +46,9 @@ import scala.collection.JavaConverters;
  * records are objects Spark's serializer cannot write: none goes to the file, results still right),
  * {@code ui} (the file tier: Spark's status store, which its UI and REST API read, shows the
  * file's blocks as off-heap memory of their size in the file, DRAM's as on-heap, one block
- * removed from the file off the off-heap figure, and none once unpersisted).
+ * removed from the file off the off-heap figure, and none once unpersisted), {@code execution}
+ * (the file tier: a sort then takes execution memory, for which Spark evicts storage; the blocks
+ * it would evict move into the file, so every block is still cached and none went to disk).
  */
 public final class HybridCheck {
     private static final int LONGS_PER_RECORD = 16;
@@ -134,6 +139,9 @@ public final class HybridCheck {
             if (expect.contains("ui")) {
                 checkStatusStore(sc, quiet(), cached.get(0).id(), partitions);
             }
+            if (expect.contains("execution")) {
+                checkExecutionEvicts(sc, rdds.get(0), cached.get(0).id(), partitions, expected);
+            }
             if (expect.contains("file-full")) {
                 check(f.get("file_full") > 0, "blocks found the file full: " + f.get("file_full"));
             }
@@ -167,6 +175,48 @@ public final class HybridCheck {
             }
         }
         System.exit(failed ? 1 : 0);
+    }
+
+    /**
+     * A sort whose buffers take execution memory: Spark evicts storage blocks for it (down to
+     * half the pool). With the file tier those blocks move into the file instead of being dropped
+     * or written to disk: all of the RDD's blocks stay cached, none on disk, and a read after the
+     * sort still gives the sum.
+     */
+    private static void checkExecutionEvicts(JavaSparkContext sc, JavaRDD<long[]> data, int rddId, int partitions,
+                                             long expected) {
+        long movedBefore = HybridStore.figures().get("file_moved_blocks");
+        long pairs = 3_000_000L;
+        long sorted = sc.parallelize(Arrays.asList(0, 1), 2)
+            .flatMapToPair(p -> new Iterator<Tuple2<Long, Long>>() {
+                private final SplittableRandom random = new SplittableRandom(p);
+                private long made;
+
+                @Override
+                public boolean hasNext() {
+                    return made < pairs / 2;
+                }
+
+                @Override
+                public Tuple2<Long, Long> next() {
+                    return new Tuple2<>(random.nextLong(), made++);
+                }
+            })
+            .sortByKey(true, 2).count();
+        check(sorted == pairs, "the sort saw its " + pairs + " records: " + sorted);
+        long moved = HybridStore.figures().get("file_moved_blocks") - movedBefore;
+        int cachedBlocks = 0;
+        int onDisk = 0;
+        for (int split = 0; split < partitions; split++) {
+            RDDBlockId block = new RDDBlockId(rddId, split);
+            cachedBlocks += SparkEnv.get().blockManager().memoryStore().contains(block) ? 1 : 0;
+            onDisk += SparkEnv.get().blockManager().diskStore().contains(block) ? 1 : 0;
+        }
+        check(moved > 0, "blocks moved into the file while the sort took execution memory: " + moved);
+        check(cachedBlocks == partitions && onDisk == 0, "after the sort every block is cached in DRAM or the file ("
+              + cachedBlocks + " of " + partitions + "), none on disk (" + onDisk + ")");
+        long sum = data.map(HybridCheck::digest).fold(0L, Long::sum);
+        check(sum == expected, "read after the sort: sum " + sum + " equals " + expected);
     }
 
     /** The plugin's gauges, as Spark's metrics system holds them, read what the agent's figures say. */
