@@ -25,6 +25,9 @@ SPARK_CP=$(cat build/spark-classpath.txt)
 "$STOCK_JDK/bin/javac" -d "$OUT/classes" -cp "$SPARK_CP:$AGENT" $(find tests/hybrid/src -name '*.java') \
   || die "the hybrid cache's tests do not compile"
 OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
+# Only a cluster this run started is stopped: another run in this tree may be using its own.
+cluster_started=
+trap '[ -z "$cluster_started" ] || spark/cluster.sh stop >/dev/null 2>&1' EXIT
 passed=0 failed=0
 
 wanted() { [ -z "${HYBRID_TEST_CHECKS+set}" ] || [[ " $(echo $HYBRID_TEST_CHECKS) " == *" $1 "* ]]; }
@@ -113,6 +116,21 @@ CHECK_JDK=$STOCK_JDK check file-stock-jdk-g1 0 "file_moved_blocks=" -javaagent:"
 check file-full 0 "file_full=" -javaagent:"$AGENT=nvm=$NVM_DIR,nvmSize=24m" -- MEMORY_ONLY 24 8 both-tiers file-full
 # Blocks of objects Spark's serializer cannot write stay in DRAM (said once), results right.
 check file-unserializable 0 "cannot serialize" -javaagent:"$AGENT=$FILE" -- MEMORY_ONLY 24 8 unserializable
+# A standalone cluster (spark/cluster.sh): two executors, each with its own file, and the driver
+# with the agent without nvm= (it keeps the UI's off-heap figure right after unpersist).
+if wanted file-cluster; then
+  jar cf "$OUT/checks.jar" -C "$OUT/classes" .
+  if cluster_started=1 && master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/file-cluster-start.log"); then
+    check file-cluster 0 "" -javaagent:"$AGENT" -Dmaster="$master" -Dspark.executor.cores=1 \
+      -Dspark.executor.memory=512m -Dspark.cores.max=2 -Dspark.jars="$PWD/$OUT/checks.jar" \
+      "-Dspark.executor.extraJavaOptions=-javaagent:$AGENT=nvm=$PWD/$NVM_DIR,nvmSize=512m" \
+      -- MEMORY_ONLY 24 8 cluster
+    spark/cluster.sh stop
+    cluster_started=
+  else
+    result file-cluster 1 "$OUT/logs/file-cluster-start.log"
+  fi
+fi
 # The file was unlinked as it was made: nothing is left in the directory the checks above used.
 if wanted file-unlinked; then
   log="$OUT/logs/file-unlinked.log"

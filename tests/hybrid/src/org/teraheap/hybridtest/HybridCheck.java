@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 
 import com.codahale.metrics.Gauge;
 
@@ -48,7 +49,11 @@ import scala.collection.JavaConverters;
  * file's blocks as off-heap memory of their size in the file, DRAM's as on-heap, one block
  * removed from the file off the off-heap figure, and none once unpersisted), {@code execution}
  * (the file tier: a sort then takes execution memory, for which Spark evicts storage; the blocks
- * it would evict move into the file, so every block is still cached and none went to disk).
+ * it would evict move into the file, so every block is still cached and none went to disk),
+ * {@code cluster} (with {@code -Dmaster=spark://...}: a standalone cluster whose executors have
+ * the file tier and whose driver has the agent without it; each executor's figures, read by a
+ * task on it, and the driver's status store agree on where the blocks are, before and after
+ * unpersist).
  */
 public final class HybridCheck {
     private static final int LONGS_PER_RECORD = 16;
@@ -67,7 +72,7 @@ public final class HybridCheck {
         }
         // Records of 16 longs: about 150 bytes each on the heap.
         int records = mbPerPartition * (1 << 20) / 150;
-        SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("hybrid-check")
+        SparkConf conf = new SparkConf().setMaster(System.getProperty("master", "local[2]")).setAppName("hybrid-check")
             .set("spark.ui.enabled", "false")
             .set("spark.memory.fraction", System.getProperty("memoryFraction", "0.6"))
             .set("spark.ui.liveUpdate.period", "0");   // the status store written at every event, not every 100 ms
@@ -142,6 +147,9 @@ public final class HybridCheck {
             if (expect.contains("execution")) {
                 checkExecutionEvicts(sc, rdds.get(0), cached.get(0).id(), partitions, expected);
             }
+            if (expect.contains("cluster")) {
+                checkCluster(sc, false);
+            }
             if (expect.contains("file-full")) {
                 check(f.get("file_full") > 0, "blocks found the file full: " + f.get("file_full"));
             }
@@ -166,6 +174,9 @@ public final class HybridCheck {
                       + " (file) storage memory used: " + m.usedOffHeapStorageMemory());
                 check(m.usedOnHeapStorageMemory() < (1 << 20), "and under 1 MB on the heap (broadcast pieces): "
                       + m.usedOnHeapStorageMemory());
+            }
+            if (expect.contains("cluster")) {
+                checkCluster(sc, true);
             }
             if (!f.isEmpty()) {
                 check(f.get("dram_bytes") == 0 && f.get("nvm_bytes") == 0 && f.get("blocks") == 0
@@ -217,6 +228,77 @@ public final class HybridCheck {
               + cachedBlocks + " of " + partitions + "), none on disk (" + onDisk + ")");
         long sum = data.map(HybridCheck::digest).fold(0L, Long::sum);
         check(sum == expected, "read after the sort: sum " + sum + " equals " + expected);
+    }
+
+    /**
+     * A cluster's executors, each with its own file: the figures of each (read by a task on it,
+     * once its monitor has stopped moving blocks), and what the driver's status store shows of
+     * them. Before unpersist the blocks are in both tiers of every executor, and the file's bytes
+     * are the executor's off-heap storage memory; after it, every file is empty, and so is that.
+     */
+    private static void checkCluster(JavaSparkContext sc, boolean unpersisted) throws Exception {
+        Map<String, Map<String, Long>> executors = executorFigures(sc, 2);
+        check(executors.size() == 2, "figures from both executors: " + executors.keySet());
+        sc.sc().listenerBus().waitUntilEmpty(10_000);
+        Map<String, MemoryMetrics> shown = new TreeMap<>();
+        for (ExecutorSummary e : JavaConverters.seqAsJavaList(sc.sc().statusStore().executorList(true))) {
+            if (e.memoryMetrics().isDefined()) {
+                shown.put(e.id(), e.memoryMetrics().get());
+            }
+        }
+        for (Map.Entry<String, Map<String, Long>> e : executors.entrySet()) {
+            Map<String, Long> f = e.getValue();
+            MemoryMetrics m = shown.get(e.getKey());
+            String who = "executor " + e.getKey() + ": ";
+            if (m == null) {
+                check(false, who + "in Spark's status store");
+                continue;
+            }
+            check(m.totalOffHeapStorageMemory() == f.get("file_capacity_bytes") && f.get("file_capacity_bytes") > 0,
+                  who + "its off-heap storage memory is its file: " + m.totalOffHeapStorageMemory() + " of "
+                  + f.get("file_capacity_bytes"));
+            check(m.usedOffHeapStorageMemory() == f.get("file_block_bytes"), who + "off-heap storage memory used is"
+                  + " the bytes of its file's blocks: " + m.usedOffHeapStorageMemory() + " of " + f.get("file_block_bytes"));
+            if (unpersisted) {
+                check(f.get("file_blocks") == 0 && f.get("blocks") == 0 && m.usedOnHeapStorageMemory() < (1 << 20),
+                      who + "unpersist empties its file and its DRAM: " + f);
+            } else {
+                check(f.get("file_moved_blocks") > 0 && f.get("file_reads") > 0 && f.get("file_blocks") > 0
+                      && f.get("dram_bytes") > 0 && m.usedOnHeapStorageMemory() > 0,
+                      who + "blocks moved into its file and read back, blocks in both tiers: " + f);
+            }
+        }
+    }
+
+    /** Each executor's figures, read by tasks on it once they stop changing (at most 10 s); by executor id. */
+    private static Map<String, Map<String, Long>> executorFigures(JavaSparkContext sc, int executors)
+            throws InterruptedException {
+        Map<String, Map<String, Long>> last = new TreeMap<>();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            Map<String, Map<String, Long>> now = new TreeMap<>();
+            List<Integer> tasks = new ArrayList<>();
+            for (int i = 0; i < 8 * executors; i++) {
+                tasks.add(i);
+            }
+            for (Tuple2<String, Map<String, Long>> t : sc.parallelize(tasks, tasks.size())
+                    .map(i -> new Tuple2<String, Map<String, Long>>(SparkEnv.get().executorId(),
+                                                                    new java.util.HashMap<>(HybridStore.figures())))
+                    .collect()) {
+                now.put(t._1(), t._2());
+            }
+            boolean quiet = now.size() == executors;
+            for (Map.Entry<String, Map<String, Long>> e : now.entrySet()) {
+                Map<String, Long> before = last.get(e.getKey());
+                quiet &= before != null && e.getValue().get("in_flight_bytes") == 0
+                         && e.getValue().get("file_block_bytes").equals(before.get("file_block_bytes"));
+            }
+            if (quiet) {
+                return now;
+            }
+            last = now;
+            Thread.sleep(200);
+        }
+        return last;
     }
 
     /** The plugin's gauges, as Spark's metrics system holds them, read what the agent's figures say. */
