@@ -25,7 +25,7 @@ SPARK_CP=$(cat build/spark-classpath.txt)
 "$STOCK_JDK/bin/javac" -d "$OUT/classes" -cp "$SPARK_CP:$AGENT" $(find tests/hybrid/src -name '*.java') \
   || die "the hybrid cache's tests do not compile"
 OPTS=$(grep -v '^#' benchmarks/spark/java-options | tr '\n' ' ')
-# Only a cluster this run started is stopped: another run in this tree may be using its own.
+# A cluster this run started is stopped however the run ends.
 cluster_started=
 trap '[ -z "$cluster_started" ] || spark/cluster.sh stop >/dev/null 2>&1' EXIT
 passed=0 failed=0
@@ -121,9 +121,12 @@ check file-unserializable 0 "cannot serialize" -javaagent:"$AGENT=$FILE" -- MEMO
 if wanted file-cluster; then
   jar cf "$OUT/checks.jar" -C "$OUT/classes" .
   if cluster_started=1 && master=$(spark/cluster.sh start 2 4g 2>"$OUT/logs/file-cluster-start.log"); then
+    # Both executors registered before the first job, so that each caches about half of the
+    # blocks; AMP from 30% of DRAM, so that each moves some of its half into its file.
     check file-cluster 0 "" -javaagent:"$AGENT" -Dmaster="$master" -Dspark.executor.cores=1 \
       -Dspark.executor.memory=512m -Dspark.cores.max=2 -Dspark.jars="$PWD/$OUT/checks.jar" \
-      "-Dspark.executor.extraJavaOptions=-javaagent:$AGENT=nvm=$PWD/$NVM_DIR,nvmSize=512m" \
+      -Dspark.scheduler.minRegisteredResourcesRatio=1.0 -Dspark.scheduler.maxRegisteredResourcesWaitingTime=120s \
+      "-Dspark.executor.extraJavaOptions=-javaagent:$AGENT=nvm=$PWD/$NVM_DIR,nvmSize=512m,threshold=0.3" \
       -- MEMORY_ONLY 24 8 cluster
     spark/cluster.sh stop
     cluster_started=

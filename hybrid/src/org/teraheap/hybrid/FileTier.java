@@ -172,6 +172,8 @@ public final class FileTier implements NvmTier {
         ChunkedByteBuffer data;
         try {
             data = serialize(block, entry);
+        } catch (VirtualMachineError e) {   // no heap for the copy now: the block may move later
+            return -1;
         } catch (Throwable e) {   // a value Spark's serializer cannot write (MEMORY_ONLY caches any object)
             unmovable.add(block);
             HybridAgent.reportOnce("cannot serialize " + block + " for the NVM file (" + e

@@ -487,27 +487,23 @@ public final class HybridStore {
      */
     public static long evicting(long space) {
         HybridStore s = instance;
-        if (s == null || s.memoryManager == null || s.nvm.inStoragePool()) {
-            return 0;
-        }
-        try {
-            return s.moveForEviction(space);
-        } catch (RuntimeException e) {
-            failed(e);
-            return 0;
-        }
+        return s == null || s.memoryManager == null || s.nvm.inStoragePool() ? 0 : s.moveForEviction(space);
     }
 
     private long moveForEviction(long space) {
         long freed = 0;
         Set<BlockId> refused = new HashSet<>();
         // Blocks in flight are skipped, not waited for: their migrations need the lock held here.
-        while (freed < space && nvm.hasRoom()) {
-            long moved = moveLeastRecentlyUsed(refused);
-            if (moved < 0) {
-                break;
+        try {
+            while (freed < space && nvm.hasRoom()) {
+                long moved = moveLeastRecentlyUsed(refused);
+                if (moved < 0) {
+                    break;
+                }
+                freed += moved;
             }
-            freed += moved;
+        } catch (RuntimeException e) {
+            failed(e);   // what moved before stays freed: Spark evicts only the rest
         }
         return freed;
     }

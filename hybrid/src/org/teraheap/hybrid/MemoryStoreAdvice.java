@@ -206,10 +206,11 @@ final class MemoryStoreAdvice {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Argument(2) MemoryMode mode, @Advice.Enter boolean skipped,
                          @Advice.Local("moved") long moved, @Advice.Return(readOnly = false) long freed) {
-            if (mode == MemoryMode.ON_HEAP && !skipped) {
-                HybridStore.evicted(freed);
-            }
+            long evicted = freed;
             freed += moved;
+            if (mode == MemoryMode.ON_HEAP && !skipped) {
+                HybridStore.evicted(evicted);
+            }
         }
     }
 
