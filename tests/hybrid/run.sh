@@ -76,6 +76,7 @@ for level in MEMORY_AND_DISK MEMORY_AND_DISK_SER; do
   lower=$(echo "$level" | tr 'A-Z_' 'a-z-')
   check "flat-$lower" 0 "summary: mode=flat" -javaagent:"$AGENT" -- "$level" 24 8 both-tiers
   check "layered-$lower" 0 "summary: mode=layered" -javaagent:"$AGENT"=mode=layered -- "$level" 24 8 both-tiers
+  check "layered-amp-$lower" 0 "summary: mode=layered-amp" -javaagent:"$AGENT"=mode=layered-amp -- "$level" 24 8 both-tiers
   # Two RDDs read in turn: Spark evicts blocks of one for the other's (never for its own RDD's).
   check "flat-oe-$lower" 0 "oe_multiplier=4" -javaagent:"$AGENT"=oe=4 -- "$level" 24 8 both-tiers two-rdds oe
 done
@@ -97,12 +98,14 @@ FILE="nvm=$NVM_DIR,nvmSize=512m"
 for level in MEMORY_ONLY MEMORY_AND_DISK MEMORY_AND_DISK_SER; do
   lower=$(echo "$level" | tr 'A-Z_' 'a-z-')
   check "file-flat-$lower" 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -- "$level" 24 8 both-tiers async file ui
+  check "file-layered-$lower" 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
+    -- "$level" 24 8 both-tiers sync file ui
+  check "file-layered-amp-$lower" 0 "summary: mode=layered-amp" -javaagent:"$AGENT=mode=layered-amp,$FILE" \
+    -- "$level" 24 8 both-tiers file ui
 done
 # The same with the metrics plugin: its gauges read the tiers.
 check file-metrics 0 "file_moved_blocks=" -javaagent:"$AGENT=$FILE" -Dspark.plugins=org.teraheap.hybrid.HybridMetricsPlugin \
   -- MEMORY_ONLY 24 8 file metrics
-check file-layered-memory-only 0 "summary: mode=layered" -javaagent:"$AGENT=mode=layered,$FILE" \
-  -- MEMORY_ONLY 24 8 both-tiers sync file ui
 # A sort takes execution memory after the blocks are cached: Spark evicts storage for it, and
 # the blocks it would evict move into the file instead (in both modes: none dropped nor on disk;
 # flat with AMP from 90% of DRAM, so that DRAM holds more than the half execution cannot take).
