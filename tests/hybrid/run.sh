@@ -1,11 +1,12 @@
 #!/bin/bash
 # usage: tests/hybrid/run.sh
 # The hybrid DRAM/NVM RDD cache's tests (build/hybrid-spark.jar, docs/hybrid.md) on unmodified
-# Spark 3.5 in local mode, with the emulated NVM tier: each mode at each storage level gives the
+# Spark 3.5 in local mode (one check on a standalone cluster), with the emulated NVM tier: each mode at each storage level gives the
 # right results, with blocks in both tiers and both tiers empty after unpersist; the share of
 # asynchronous migrations is the paper's (flat) or not (layered); bad options, TeraHeap beside it
 # and an unknown Spark give one line. The file tier (a mapped file) gives the same results, moves
-# blocks into the file and reads them back, empties it on unpersist, and copes with it full. One line per check, "PASS name" or "FAIL name", then
+# blocks into the file and reads them back (also when Spark evicts for execution memory, and for
+# a DataFrame), empties it on unpersist, and copes with it full. One line per check, "PASS name" or "FAIL name", then
 # "N passed, N failed".
 #   HYBRID_TEST_CHECKS="flat-memory-only bad-option-dram=2"   runs only these checks
 set -uo pipefail
