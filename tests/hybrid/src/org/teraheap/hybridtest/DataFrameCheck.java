@@ -6,6 +6,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.length;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sum;
+import static org.teraheap.hybridtest.HybridCheck.check;
 
 import java.util.Map;
 
@@ -24,8 +25,6 @@ import org.teraheap.hybrid.HybridStore;
  * <pre>DataFrameCheck LEVEL ROWS</pre>
  */
 public final class DataFrameCheck {
-    private static boolean failed;
-
     private DataFrameCheck() {
     }
 
@@ -59,7 +58,7 @@ public final class DataFrameCheck {
         } finally {
             spark.stop();
         }
-        System.exit(failed ? 1 : 0);
+        System.exit(HybridCheck.failed() ? 1 : 0);
     }
 
     /** The aggregations' results, computed without Spark. */
@@ -71,10 +70,5 @@ public final class DataFrameCheck {
             lengths += ("user-" + (id * 7919 % 100003)).length();
         }
         return new long[] {v, lengths, rows};
-    }
-
-    private static void check(boolean ok, String what) {
-        System.out.println((ok ? "PASS " : "FAIL ") + what);
-        failed |= !ok;
     }
 }

@@ -448,8 +448,13 @@ public final class HybridCheck {
         return sum;
     }
 
-    private static void check(boolean ok, String what) {
+    /** Prints "PASS what" or "FAIL what"; a failure makes the check's exit status 1. */
+    static void check(boolean ok, String what) {
         System.out.println((ok ? "PASS " : "FAIL ") + what);
         failed |= !ok;
+    }
+
+    static boolean failed() {
+        return failed;
     }
 }
