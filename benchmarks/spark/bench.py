@@ -632,8 +632,43 @@ def table(args):
         if ratios[c]:
             print(f"\nGeometric mean of {best} / {name} over {len(ratios[c])} points: "
                   f"{statistics.geometric_mean(ratios[c]):.2f}; lowest {min(ratios[c]):.2f}")
+    best_heap_table(rows, stock, [c for c in ("th", "thev") if c in configs])
     ceiling_table(rows)
     disk_table(rows)
+
+
+def best_heap_table(rows, stock, teraheap):
+    """Where a cap was swept over several H: each side at its best H under that cap, the user
+    who tunes the heap once for the job."""
+    lines = []
+    for w in WORKLOADS + EXTRA_WORKLOADS:
+        caps = sorted({p[0] for p in sweep_points(rows, w) if int(p[0])}, key=int)
+        for cap in caps:
+            heaps = {p[1] for p in sweep_points(rows, w) if p[0] == cap}
+            if len(heaps) < 2:
+                continue
+            best = {}
+            for c in stock + teraheap:
+                meds = []
+                for heap in heaps:
+                    ok = [float(r["wall_s"]) for r in rows if r["workload"] == w and r["cap_mb"] == cap
+                          and r["heap_mb"] == heap and r["config"] == c and r["status"] == "ok"]
+                    if ok:
+                        meds.append((statistics.median(ok), heap))
+                best[c] = min(meds) if meds else None
+            found = [(best[c][0], best[c][1], c) for c in stock if best[c]]
+            if not found:
+                continue
+            base, base_heap, base_config = min(found)
+            cells = [f"{best[c][0]:.1f} s (H {best[c][1]} MB), {base / best[c][0]:.2f}" if best[c] else "-"
+                     for c in teraheap]
+            lines.append(f"| {w} | {cap} | {base:.1f} s ({CONFIG_NAMES[base_config]}, H {base_heap} MB) | "
+                         + " | ".join(cells) + " |")
+    if lines:
+        print("\n| workload | cap (MB) | best stock at its best H | "
+              + " | ".join(f"{CONFIG_NAMES[c]} at its best H, best stock / it" for c in teraheap) + " |")
+        print("| --- " * (3 + len(teraheap)) + "|")
+        print("\n".join(lines))
 
 
 def ceiling_table(rows):
