@@ -640,22 +640,21 @@ def table(args):
 def best_heap_table(rows, stock, teraheap):
     """Where a cap was swept over several H: each side at its best H under that cap, the user
     who tunes the heap once for the job."""
+    times = {}
+    for r in rows:
+        if r["status"] == "ok":
+            times.setdefault((r["workload"], r["cap_mb"], r["heap_mb"], r["config"]), []).append(float(r["wall_s"]))
+    med = {key: statistics.median(ts) for key, ts in times.items()}
     lines = []
     for w in WORKLOADS + EXTRA_WORKLOADS:
-        caps = sorted({p[0] for p in sweep_points(rows, w) if int(p[0])}, key=int)
-        for cap in caps:
-            heaps = {p[1] for p in sweep_points(rows, w) if p[0] == cap}
+        points = sweep_points(rows, w)
+        for cap in sorted({c for c, _ in points if int(c)}, key=int):
+            heaps = [h for c, h in points if c == cap]
             if len(heaps) < 2:
                 continue
-            best = {}
-            for c in stock + teraheap:
-                meds = []
-                for heap in heaps:
-                    ok = [float(r["wall_s"]) for r in rows if r["workload"] == w and r["cap_mb"] == cap
-                          and r["heap_mb"] == heap and r["config"] == c and r["status"] == "ok"]
-                    if ok:
-                        meds.append((statistics.median(ok), heap))
-                best[c] = min(meds) if meds else None
+            # (median, H) at the fastest H of each configuration.
+            best = {c: min(((med[(w, cap, h, c)], h) for h in heaps if (w, cap, h, c) in med), default=None)
+                    for c in stock + teraheap}
             found = [(best[c][0], best[c][1], c) for c in stock if best[c]]
             if not found:
                 continue

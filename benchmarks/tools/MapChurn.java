@@ -1,5 +1,6 @@
-import java.util.*;
 // Map lookups and small allocations, timed: a control for the JVM-cost runs of docs/results/giraph.md.
+import java.util.*;
+
 public class MapChurn {
   public static void main(String[] a) {
     long t0 = System.nanoTime(); long sum = 0;
