@@ -32,7 +32,9 @@ compute threads, 32 partitions:
   thall  (not run by default) the agent as it was before 2026-11-29: the edges and every
        superstep's messages advised to move, sweeps from 50% (its options moveAt=0,sweepAt=50)
 The cap is a memory cgroup (v1) over the JVM and its page cache; it needs root, and is skipped
-with a warning without it. Sizes take k/m/g suffixes.
+with a warning without it. Sizes take k/m/g suffixes. TERAHEAP_BENCH_JDK names another JDK image
+to run every configuration on (an experimental build; default build/jdk); variants.sh beside
+this script runs variants that differ in it or in the JVM's environment.
 """
 
 import argparse
@@ -52,7 +54,8 @@ from benchlib import (CappedRun, Parser, add_csv_input, add_options, die, gc_tim
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
-JAVA = BUILD / "jdk" / "bin" / "java"
+# TERAHEAP_BENCH_JDK runs every configuration on another JDK image (an experimental build, say).
+JAVA = Path(os.environ.get("TERAHEAP_BENCH_JDK", BUILD / "jdk")) / "bin" / "java"
 AGENT = BUILD / "teraheap-giraph.jar"
 BENCH_JAR = BUILD / "teraheap-bench-giraph.jar"
 CLASSPATH = BUILD / "giraph-classpath.txt"
