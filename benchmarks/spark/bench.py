@@ -37,6 +37,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   th  TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-spark.jar, MEMORY_AND_DISK
   thd TeraHeap with -XX:+TeraHeapDynamicH1: no -Xmx; the JVM divides the cap between H1 and H2's
       page cache itself (H is ignored)
+  thdx TeraHeap with -XX:+TeraHeapDynamicH1 and -Xmx H: H1 sized at run time under the cap, never
+      above H (what dynamic H1 on by default would give a user who sets the heap)
   thu TeraHeap as th but without the cap (--cap is ignored): H2 stays in the page cache, so nothing
       is read back from the disk. Not a comparison at the same DRAM but a ceiling: how fast th
       could be if H2's reads cost nothing
@@ -123,16 +125,17 @@ STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC",
          "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thu", "thev", "thg1", "thg1d", "hyf", "hyl", "hyla", "hyff", "hylf"]
+EXTRA_CONFIGS = ["thd", "thdx", "thu", "thev", "thg1", "thg1d", "hyf", "hyl", "hyla", "hyff", "hylf"]
 # The configurations that run TeraHeap (thev: the agent's adopt=evicted, blocks taken into H2 only
 # when Spark would evict them from a full H1 storage pool; thg1: TeraHeap on G1, experimental).
-TERAHEAP_CONFIGS = ("th", "thd", "thu", "thev", "thg1", "thg1d")
+TERAHEAP_CONFIGS = ("th", "thd", "thdx", "thu", "thev", "thg1", "thg1d")
 HYBRID_AGENT = BUILD / "hybrid-spark.jar"
 HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
 HYBRID_FILE_MODES = {"hyff": "flat", "hylf": "layered"}
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
                 "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
-                "thd": "TeraHeap, dynamic H1", "thu": "TeraHeap, uncapped",
+                "thd": "TeraHeap, dynamic H1",
+                "thdx": "TeraHeap, dynamic H1 under H", "thu": "TeraHeap, uncapped",
                 "thev": "TeraHeap, H2 at eviction", "thg1": "TeraHeap (G1)",
                 "thg1d": "TeraHeap (G1), dynamic H1", "hyf": "Hybrid, flat",
                 "hyl": "Hybrid, layered", "hyla": "Hybrid, layered + AMP",
@@ -185,9 +188,11 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
             options = ["mode=" + HYBRID_FILE_MODES[config], f"nvm={h2_dir or run_dir}", f"nvmSize={mb(h2)}m"]
         options = ",".join(options + ([hybrid_options] if hybrid_options else []))
         cmd += ["-XX:+UseParallelGC", f"-Xmx{mb(heap)}m", f"-javaagent:{HYBRID_AGENT}={options}"]
-    elif config in ("thd", "thg1d"):
+    elif config in ("thd", "thdx", "thg1d"):
         if config == "thg1d":
             cmd += ["-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"]
+        if config == "thdx":
+            cmd += [f"-Xmx{mb(heap)}m"]
         cmd += ["-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={h2_dir or run_dir}", f"-javaagent:{AGENT}"]
     else:
@@ -570,6 +575,8 @@ def stock_in(rows):
 # Configurations whose heap is not H (Spark-MO's holds D; dynamic H1 has none): their rows join
 # every H of their workload and cap.
 H_FREE = ("mo", "thd", "thg1d")
+# TeraHeap's variants that `table` sets against the best stock configuration beside TeraHeap (th).
+RATIO_VARIANTS = ("thev", "thd", "thdx")
 
 
 def sweep_points(rows, w):
@@ -584,17 +591,19 @@ def table(args):
     the best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    configs = [c for c in CONFIGS + ["thev", "thg1", "thg1d", "hyff", "hylf"] if any(r["config"] == c for r in rows)]
+    configs = [c for c in CONFIGS + ["thev", "thd", "thdx", "thg1", "thg1d", "hyff", "hylf"]
+               if any(r["config"] == c for r in rows)]
     stock = stock_in(rows)
     best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
     # What each side must read back: the objects in H2 against the same cache serialized.
     serialized_header = " serialized cache (MB) |" if "ser" in stock else ""
-    evicted = "thev" in configs
+    # TeraHeap with its defaults, and each variant of it in the CSV, against the best stock.
+    variants = ["th"] + [c for c in RATIO_VARIANTS if c in configs]
     print("| workload | D (MB) | H (MB) | cap (MB) | " + " | ".join(CONFIG_NAMES[c] for c in configs)
-          + f" | {best} / TeraHeap |" + (f" {best} / TeraHeap, H2 at eviction |" if evicted else "")
-          + " moved to H2 (MB) |" + serialized_header)
-    print("| --- " * (len(configs) + 6 + evicted + bool(serialized_header)) + "|")
-    ratios = {"th": [], "thev": []}
+          + "".join(f" | {best} / {CONFIG_NAMES[c]}" for c in variants)
+          + " | moved to H2 (MB) |" + serialized_header)
+    print("| --- " * (len(configs) + 5 + len(variants) + bool(serialized_header)) + "|")
+    ratios = {c: [] for c in variants}
     for w in WORKLOADS + EXTRA_WORKLOADS:
         for cap, heap in sweep_points(rows, w):
             rs = [r for r in rows if r["workload"] == w and r["cap_mb"] == cap
@@ -614,7 +623,7 @@ def table(args):
             d = footprints.get((w, rs[0]["scale"]))
             baseline = min((med[c] for c in stock if med[c]), default=None)
             shown = []
-            for c in ("th", "thev") if evicted else ("th",):
+            for c in variants:
                 if baseline and med[c]:
                     ratios[c].append(baseline / med[c])
                     shown.append(f"{ratios[c][-1]:.2f}")
@@ -628,11 +637,11 @@ def table(args):
                               if ok["ser"] else " - |")
             print(f"{heap} | {cap if int(cap) else 'none'} | " + " | ".join(cells) + " | "
                   + " | ".join(shown) + f" | {moved:.0f} |" + serialized)
-    for c, name in (("th", "TeraHeap"), ("thev", "TeraHeap, H2 at eviction")):
+    for c in variants:
         if ratios[c]:
-            print(f"\nGeometric mean of {best} / {name} over {len(ratios[c])} points: "
+            print(f"\nGeometric mean of {best} / {CONFIG_NAMES[c]} over {len(ratios[c])} points: "
                   f"{statistics.geometric_mean(ratios[c]):.2f}; lowest {min(ratios[c]):.2f}")
-    best_heap_table(rows, stock, [c for c in ("th", "thev") if c in configs])
+    best_heap_table(rows, stock, [c for c in variants if c not in H_FREE])
     ceiling_table(rows)
     disk_table(rows)
 
