@@ -30,8 +30,12 @@ static void test(const char* name, const std::function<void()>& body) {
   else            { failed++; std::printf("FAIL %s\n", name); }
 }
 
+// H2's data, unless a test says otherwise: more than the budget, so that it neither lowers the
+// ceiling nor sets a whole-H2 level, and the signals decide alone.
+static const size_t large_h2 = 8192 * 1024 * 1024UL;
+
 static Policy::Signals window(double gc_share, double io_share, size_t live, size_t other,
-                              double h2_share = 0) {
+                              double h2_share = 0, size_t h2_data = large_h2) {
   Policy::Signals s;
   s.seconds = 2.0;
   s.gc_seconds = gc_share * 2.0;
@@ -40,7 +44,7 @@ static Policy::Signals window(double gc_share, double io_share, size_t live, siz
   s.gc_io_seconds = 0;
   s.h1_live = live;
   s.other_memory = other;
-  s.h2_data = 0;
+  s.h2_data = h2_data;
   return s;
 }
 
@@ -291,7 +295,7 @@ int main() {
     check(p.target() < whole, "not below the level: " + mb(p.target()));
     // H2 empties (its regions freed) and fills again: the stop went with the level, and a grow
     // from below passes it on GC time that would not have beaten the stop.
-    d = p.decide(window(0.01, 0.01, 100 * M, other));
+    d = p.decide(window(0.01, 0.01, 100 * M, other, 0, 0));
     check(d.whole_level == 0, "a level with H2 empty: " + mb(d.whole_level));
     for (int i = 0; i < 5; i++) d = p.decide(with_h2(0.15, 0.0, 100 * M));
     check(d.to > whole, "a forgotten stop held a grow at the level: " + mb(d.to));
@@ -441,6 +445,30 @@ int main() {
     d = p.decide(window(0.30, 0.15, 100 * M, other));
     check(d.undone && d.held_seconds == Policy::hold_off_seconds,
           "after a shrink that stood, held off for " + std::to_string(d.held_seconds) + "s");
+  });
+
+  test("with H2 empty, I/O wait neither shrinks H1 nor holds a later shrink off", [&] {
+    // Linear regression at 512M: 1 s after start the JVM read its jars (page cache dropped),
+    // H1 shrank with nothing in H2, the next GC grew it back, and the undo's hold kept the
+    // first scan's shrink off the level where H2 fits.
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t start = p.target();
+    Policy::Decision d = p.decide(window(0.01, 0.60, 50 * M, other, 0, 0));
+    check(d.action == Policy::hold && d.to == start && !d.shrink_held,
+          std::string("I/O wait with H2 empty: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    d = p.decide(window(0.30, 0.0, 50 * M, other, 0, 0));
+    check(d.action == Policy::grow && !d.undone && d.held_seconds == 0,
+          std::string("the grow after it: ") + Policy::action_name(d.action) + (d.undone ? ", an undo" : "") +
+          ", held " + std::to_string(d.held_seconds) + " s");
+    // H2 fills: the scan's I/O wait shrinks H1 at once.
+    d = p.decide(with_h2(0.01, 0.30, 50 * M));
+    check(d.action == Policy::shrink && d.to < d.from && !d.shrink_held,
+          std::string("the first scan: ") + Policy::action_name(d.action) + " to " + mb(d.to));
+    // The bounds still apply with H2 empty: other memory that grows lowers the target.
+    d = p.decide(window(0.01, 0.60, 50 * M, budget - reserve - 1000 * M, 0, 0));
+    check(d.action == Policy::fit && d.to == d.ceiling, std::string("H2 empty, ceiling fell: ") +
+          Policy::action_name(d.action) + " to " + mb(d.to));
   });
 
   test("while held off, shrinks still go down to where the undone one started", [&] {

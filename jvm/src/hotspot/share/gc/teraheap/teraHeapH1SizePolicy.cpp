@@ -187,7 +187,8 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
     // Past the level only on more GC time than the I/O wait that brings back.
     to_level = d.whole_level > 0 && (_at_whole || _target <= d.whole_level) && to > d.whole_level &&
                d.gc_share < _io_at_whole;
-  } else if (d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
+  } else if (s.h2_data > 0 && d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
+    // (With H2 empty, no I/O wait is H2's pages: a smaller H1 saves none of it.)
     d.action = shrink;
     const size_t down = step(d.io_share);
     const size_t wanted = _target > down ? _target - down : 0;

@@ -33,7 +33,10 @@
 // cached whole, and the signals decide alone.
 //
 // Time a GC pause spends waiting for I/O counts as I/O wait, not as GC time:
-// a larger H1 would make that wait longer, not shorter.
+// a larger H1 would make that wait longer, not shorter. While H2 holds
+// nothing, I/O wait shrinks nothing: it is the JVM reading its own files or
+// the program's input, and a shrink would only be undone by the next GC and
+// hold later shrinks off, when H2's pages do need the room.
 //
 // Past half the budget, H2's data gets no room up front, but the level of H1
 // at which the page cache would hold it whole is a stop in both directions.
