@@ -1,7 +1,9 @@
 /*
  * @test
  * @summary -XX:+TeraHeapDynamicH1 divides one DRAM budget between H1 and H2's page cache at run
- *          time: bad settings are refused at start with one line that names the fix; under a
+ *          time: bad settings are refused at start with one line that names the fix; left to its
+ *          default it is on under Parallel wherever a budget is known and -Xms is below -Xmx,
+ *          and off (said at info level) elsewhere; under a
  *          memory cgroup, a program that alternates a phase scanning data in H2 with a phase
  *          that keeps much data live in H1 makes H1 shrink (I/O wait dominates) and grow again
  *          (GC time dominates), with its data intact, no cgroup OOM kill and no crash, also under
@@ -38,6 +40,8 @@ public class TestTeraHeapDynamicH1 {
             phases(true, TeraHeapProcess.G1_FLAGS);
         }
 
+        defaults();
+
         // A budget above the cgroup's limit would let H1 grow into the OOM killer: the limit wins.
         TeraHeapProcess.CgroupRun small = TeraHeapProcess.runInMemoryCgroup(LIMIT, "-XX:+EnableTeraHeap",
                 "-XX:TeraHeapDramLimit=2g", "-Xlog:gc+teraheap+resize", "-version");
@@ -72,10 +76,22 @@ public class TestTeraHeapDynamicH1 {
         out.shouldHaveExitValue(0);
         out.shouldMatch("H1 sized at run time: DRAM budget 1024M \\(-XX:TeraHeapDramLimit\\)");
 
-        // Off by default: nothing logged.
+        // Left to its default without a budget: off, and said so at info level (the tests may
+        // themselves run in a memory cgroup with a limit: then on).
         out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-Xlog:gc+teraheap+resize", "-version");
         out.shouldHaveExitValue(0);
+        if (out.getStdout().contains("H1 sized at run time")) {
+            out.shouldContain("(the memory cgroup's limit)");
+        } else {
+            out.shouldContain("H1 keeps the size -Xms and -Xmx give it: no memory cgroup limit and no "
+                    + "-XX:TeraHeapDramLimit");
+        }
+        // Asked off, with a budget given: off.
+        out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:-TeraHeapDynamicH1", "-XX:TeraHeapDramLimit=1g",
+                "-Xlog:gc+teraheap+resize", "-XX:+PrintFlagsFinal", "-version");
+        out.shouldHaveExitValue(0);
         out.shouldNotContain("H1 sized at run time");
+        out.shouldMatch("bool TeraHeapDynamicH1 += false +\\{product\\} \\{command line\\}");
 
         // Without a budget: the cgroup's limit if this machine has one, else a clear refusal.
         out = TeraHeapProcess.run("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
@@ -85,6 +101,37 @@ public class TestTeraHeapDynamicH1 {
         } else {
             TeraHeapProcess.assertStartupError(out, "needs a DRAM budget",
                     "-XX:TeraHeapDramLimit=<size>");
+        }
+    }
+
+    /**
+     * Under a memory cgroup's limit, with -XX:TeraHeapDynamicH1 left to its default: on under
+     * Parallel with -Xmx given or not; off, without a word above info level, where it cannot act
+     * (-Xms equal to -Xmx) or is not the default (G1), and when asked off.
+     */
+    static void defaults() throws Exception {
+        TeraHeapProcess.CgroupRun run = TeraHeapProcess.runInMemoryCgroup(LIMIT, "-XX:+EnableTeraHeap",
+                "-Xmx256m", "-Xlog:gc+teraheap+resize", "-XX:+PrintFlagsFinal", "-version");
+        run.out.shouldHaveExitValue(0);
+        run.out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
+        run.out.shouldMatch("bool TeraHeapDynamicH1 += true +\\{product\\} \\{ergonomic\\}");
+        TeraHeapProcess.check(flagValue(run.out, "MaxHeapSize") == 256L << 20, "-Xmx256m not kept as H1's ceiling");
+
+        String[][] fixed = {
+            {"-Xms256m -Xmx256m", "-Xms equals -Xmx"},
+            {String.join(" ", TeraHeapProcess.G1_FLAGS), "not the Parallel collector (add -XX:+TeraHeapDynamicH1)"},
+            {"-XX:-TeraHeapDynamicH1", null},
+        };
+        for (String[] c : fixed) {
+            List<String> flags = new ArrayList<>(List.of(c[0].split(" ")));
+            flags.addAll(List.of("-XX:+EnableTeraHeap", "-Xlog:gc+teraheap+resize", "-version"));
+            run = TeraHeapProcess.runInMemoryCgroup(LIMIT, flags.toArray(new String[0]));
+            run.out.shouldHaveExitValue(0);
+            run.out.shouldNotContain("H1 sized at run time");
+            run.out.stderrShouldNotContain("H1");
+            if (c[1] != null) {
+                run.out.shouldContain("H1 keeps the size -Xms and -Xmx give it: " + c[1]);
+            }
         }
     }
 
@@ -130,16 +177,18 @@ public class TestTeraHeapDynamicH1 {
     }
 
     /**
-     * Runs Phases under a 512 MB memory cgroup with nothing but -XX:+TeraHeapDynamicH1 to size
-     * H1, on the collector that {@code collector} selects (none: Parallel). Returns null when no
-     * cgroup can be made.
+     * Runs Phases under a 512 MB memory cgroup with nothing but dynamic H1 to size H1 (left to
+     * its default under Parallel, -XX:+TeraHeapDynamicH1 under G1), on the collector that
+     * {@code collector} selects (none: Parallel). Returns null when no cgroup can be made.
      */
     static TeraHeapProcess.CgroupRun phases(boolean verify, String[] collector) throws Exception {
         System.out.println("Phases " + (verify ? "under verification " : "") + "on "
                 + (collector.length == 0 ? "Parallel" : String.join(" ", collector)));
         List<String> flags = new ArrayList<>(List.of(collector));
-        flags.addAll(List.of("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
-                "-XX:TeraHeapSize=1g", "-XX:TeraHeapPath=.", "-Xlog:gc,gc+teraheap+resize=debug:stdout:uptime"));
+        if (collector.length > 0) {
+            flags.add("-XX:+TeraHeapDynamicH1");
+        }
+        flags.addAll(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapSize=1g", "-XX:TeraHeapPath=.", "-Xlog:gc,gc+teraheap+resize=debug:stdout:uptime"));
         if (verify) {
             flags.addAll(List.of(collector.length == 0 ? TeraHeapProcess.VERIFY : TeraHeapProcess.G1_VERIFY));
         }

@@ -122,23 +122,63 @@ static void check_thresholds() {
   }
 }
 
-// -XX:+TeraHeapDynamicH1 needs a budget, room between -Xms and -Xmx, and,
-// under the Parallel collector, its adaptive sizing to limit. -Xmx left to
-// ergonomics becomes the budget less the page cache's reserve.
+static const size_t min_dram_budget = 64 * M;
+
+static bool h1_size_fixed_by_flags() {
+  return !FLAG_IS_DEFAULT(MaxHeapSize) &&
+         ((!FLAG_IS_DEFAULT(InitialHeapSize) && InitialHeapSize >= MaxHeapSize) ||
+          (!FLAG_IS_DEFAULT(MinHeapSize) && MinHeapSize >= MaxHeapSize));
+}
+
+// Left to its default, -XX:TeraHeapDynamicH1 is on wherever it can act: a
+// budget is known, H1 has room between -Xms and -Xmx, and the collector is
+// Parallel with its adaptive sizing (under G1 it is asked for by name).
+// Returns why H1 keeps a fixed size, or NULL.
+static const char* why_h1_stays_fixed(size_t budget) {
+  if (budget == 0) {
+    return "no memory cgroup limit and no -XX:TeraHeapDramLimit";
+  }
+  if (budget < min_dram_budget) {
+    return "a DRAM budget under 64M";
+  }
+  if (!UseParallelGC) {
+    return "not the Parallel collector (add -XX:+TeraHeapDynamicH1)";
+  }
+  if (!UseAdaptiveSizePolicy) {
+    return "-XX:-UseAdaptiveSizePolicy";
+  }
+  if (h1_size_fixed_by_flags()) {
+    return "-Xms equals -Xmx";
+  }
+  return NULL;
+}
+
+// -XX:+TeraHeapDynamicH1 asked for needs a budget, room between -Xms and
+// -Xmx, and, under the Parallel collector, its adaptive sizing to limit.
+// -Xmx left to ergonomics becomes the budget less the page cache's reserve.
 static void check_dynamic_h1() {
-  if (!FLAG_IS_DEFAULT(TeraHeapDramLimit) && FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
-    FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0);
+  const char* source = NULL;
+  const size_t budget = TeraHeapH1Sizer::budget_from_flags_or_cgroup(&source);
+  if (FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
+    if (!FLAG_IS_DEFAULT(TeraHeapDramLimit)) {
+      FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0);
+    } else {
+      const char* fixed = why_h1_stays_fixed(budget);
+      if (fixed != NULL) {
+        log_info(gc, teraheap, resize)("H1 keeps the size -Xms and -Xmx give it: %s", fixed);
+        return;
+      }
+      FLAG_SET_ERGO(TeraHeapDynamicH1, true);
+    }
   }
   if (!TeraHeapDynamicH1) {
     return;
   }
-  const char* source;
-  const size_t budget = TeraHeapH1Sizer::budget_from_flags_or_cgroup(&source);
   if (budget == 0) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 needs a DRAM budget to divide: run the JVM in a memory "
                                "cgroup with a limit, or give -XX:TeraHeapDramLimit=<size>");
   }
-  if (budget < 64 * M) {
+  if (budget < min_dram_budget) {
     TeraHeapStartupError::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
                                "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
   }
@@ -146,9 +186,7 @@ static void check_dynamic_h1() {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
                                "remove -XX:-UseAdaptiveSizePolicy");
   }
-  if (!FLAG_IS_DEFAULT(MaxHeapSize) &&
-      ((!FLAG_IS_DEFAULT(InitialHeapSize) && InitialHeapSize >= MaxHeapSize) ||
-       (!FLAG_IS_DEFAULT(MinHeapSize) && MinHeapSize >= MaxHeapSize))) {
+  if (h1_size_fixed_by_flags()) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and they are equal: "
                                "remove -Xms (or give a smaller one)");
   }

@@ -66,7 +66,9 @@
           "page cache that serves H2 (-XX:TeraHeapDramLimit, else the "     \
           "memory cgroup's limit): H1 grows while GC time dominates and "   \
           "shrinks while waiting for H2's pages does. -Xmx stays the "      \
-          "largest H1 may grow to.")                                        \
+          "largest H1 may grow to. Left to its default, on under the "      \
+          "Parallel collector whenever a budget is known and -Xms is "      \
+          "below -Xmx.")                                                    \
                                                                             \
   product(size_t, TeraHeapDramLimit, 0,                                     \
           "DRAM for H1 and H2's page cache together; giving it turns on "   \
