@@ -3,7 +3,7 @@
 (the division the TeraCache paper calls DR1/DR2). Run as root: the cap is a memory cgroup.
 
   sweep.py run [--workloads W ...] [--scale S] [--cap C] [--shares P ...] [--repeat N] [--csv F]
-      per workload, TeraHeap with -Xmx at each share of the cap (bench.py run WORKLOAD th) and
+      per workload, TeraHeap with H1 fixed at each share of the cap (bench.py run WORKLOAD thf) and
       TeraHeap given only the cap (bench.py run WORKLOAD thd); in each repeat every
       (workload, configuration) pair runs once, in a shuffled order. Rows are bench.py's own
       rows with the share in front (0 for the dynamic run); by default the ten workloads, H1 at
@@ -49,7 +49,7 @@ def run(args):
         random.shuffle(pairs)
         for workload, share in pairs:
             with tempfile.NamedTemporaryFile(suffix=".csv") as one:
-                cmd = [sys.executable, str(SPARK_BENCH), "run", workload, "thd" if share == 0 else "th",
+                cmd = [sys.executable, str(SPARK_BENCH), "run", workload, "thd" if share == 0 else "thf",
                        "--scale", args.scale, "--cap", f"{mb(cap)}m", "--h2", "4g",
                        "--heap", f"{mb(cap) * share // 100}m" if share else "1g",
                        "--timeout", str(args.timeout), "--csv", one.name]

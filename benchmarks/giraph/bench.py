@@ -22,7 +22,10 @@ compute threads, 32 partitions:
        spilling to a directory on the disk
   oocg1  (not run by default) Giraph-OOC on G1, JDK 17's default collector
   mem  Giraph in memory with a heap big enough (--mem-heap), for reference, uncapped
-  th   TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-giraph.jar
+  th   TeraHeap with its defaults: -Xmx H, H2 a file on the disk, build/teraheap-giraph.jar. Under
+       a cap, H1 is sized at run time up to H (dynamic H1 is on by default where a memory limit is
+       known, since 2026-12-07; rows recorded before had H1 = H, as thf)
+  thf  (not run by default) TeraHeap with H1 fixed at H (-XX:-TeraHeapDynamicH1)
   thg1  (not run by default) TeraHeap as th, on G1 (experimental: -XX:+TeraHeapG1InProgress,
        docs/g1.md): groups move at G1's young and mixed pauses
   thjvm  (not run by default) TeraHeap's JVM with H2 as th, without the agent: nothing is tagged,
@@ -67,9 +70,9 @@ DEFAULT_CSV = BUILD / "bench" / "giraph.csv"
 
 WORKLOADS = ["pr", "cdlp", "wcc", "bfs", "sssp"]
 CONFIGS = ["ooc", "mem", "th"]
-EXTRA_CONFIGS = ["oocg1", "thg1", "h1", "thall", "thjvm"]
+EXTRA_CONFIGS = ["thf", "oocg1", "thg1", "h1", "thall", "thjvm"]
 ALL_CONFIGS = CONFIGS + EXTRA_CONFIGS
-TERAHEAP = ("th", "thg1", "thall", "thjvm")
+TERAHEAP = ("th", "thf", "thg1", "thall", "thjvm")
 G1 = ("oocg1", "thg1")
 CONFIG_NAMES = {"ooc": "Giraph-OOC", "oocg1": "Giraph-OOC (G1)", "mem": "Giraph in memory",
                 "h1": "Giraph in H1", "th": "TeraHeap", "thg1": "TeraHeap (G1)",
@@ -115,6 +118,7 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
         options = ["moveAt=0", "sweepAt=50"] if args.config == "thall" else []
         options += [args.agent_options] if args.agent_options else []
         agent = f"-javaagent:{AGENT}" + ("=" + ",".join(options) if options else "")
+        cmd += ["-XX:-TeraHeapDynamicH1"] if args.config == "thf" else []
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={args.h2_dir or run_dir}"] + ([] if args.config == "thjvm" else [agent])
     else:

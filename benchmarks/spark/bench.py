@@ -34,7 +34,10 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
       the suite sizes it from D), mapped over a file on the disk with -XX:AllocateHeapAt (the
       papers' single heap over NVM); where that heap does not fit under the cap the suite records
       the row as "exceeds-cap" instead of timing a run that pages its heap
-  th  TeraHeap: H1 = H, H2 a file on the disk, build/teraheap-spark.jar, MEMORY_AND_DISK
+  th  TeraHeap with its defaults: -Xmx H, H2 a file on the disk, build/teraheap-spark.jar,
+      MEMORY_AND_DISK. Under a cap, H1 is sized at run time up to H (dynamic H1 is on by default
+      where a memory limit is known, since 2026-12-07; rows recorded before had H1 = H, as thf)
+  thf TeraHeap with H1 fixed at H (-XX:-TeraHeapDynamicH1)
   thd TeraHeap with -XX:+TeraHeapDynamicH1: no -Xmx; the JVM divides the cap between H1 and H2's
       page cache itself (H is ignored)
   thdx TeraHeap with -XX:+TeraHeapDynamicH1 and -Xmx H: H1 sized at run time under the cap, never
@@ -125,16 +128,16 @@ STOCK = {"sd": ("-XX:+UseParallelGC", "MEMORY_AND_DISK"), "g1": ("-XX:+UseG1GC",
          "ser": ("-XX:+UseParallelGC", "MEMORY_AND_DISK_SER"), "serg1": ("-XX:+UseG1GC", "MEMORY_AND_DISK_SER")}
 # Not in the suite by default: TeraHeap sizing H1 itself (benchmarks/dram-split compares it), and
 # TeraHeap uncapped, the ceiling of what H2's reads can cost (`table` prints it against the rest).
-EXTRA_CONFIGS = ["thd", "thdx", "thu", "thev", "thg1", "thg1d", "hyf", "hyl", "hyla", "hyff", "hylf"]
+EXTRA_CONFIGS = ["thf", "thd", "thdx", "thu", "thev", "thg1", "thg1d", "hyf", "hyl", "hyla", "hyff", "hylf"]
 # The configurations that run TeraHeap (thev: the agent's adopt=evicted, blocks taken into H2 only
 # when Spark would evict them from a full H1 storage pool; thg1: TeraHeap on G1, experimental).
-TERAHEAP_CONFIGS = ("th", "thd", "thdx", "thu", "thev", "thg1", "thg1d")
+TERAHEAP_CONFIGS = ("th", "thf", "thd", "thdx", "thu", "thev", "thg1", "thg1d")
 HYBRID_AGENT = BUILD / "hybrid-spark.jar"
 HYBRID_MODES = {"hyf": "flat", "hyl": "layered", "hyla": "layered-amp"}
 HYBRID_FILE_MODES = {"hyff": "flat", "hylf": "layered"}
 CONFIG_NAMES = {"sd": "Spark-SD", "g1": "Spark-SD (G1)", "ser": "Spark-SD SER",
                 "serg1": "Spark-SD SER (G1)", "mo": "Spark-MO", "th": "TeraHeap",
-                "thd": "TeraHeap, dynamic H1",
+                "thf": "TeraHeap, H1 fixed", "thd": "TeraHeap, dynamic H1",
                 "thdx": "TeraHeap, dynamic H1 under H", "thu": "TeraHeap, uncapped",
                 "thev": "TeraHeap, H2 at eviction", "thg1": "TeraHeap (G1)",
                 "thg1d": "TeraHeap (G1), dynamic H1", "hyf": "Hybrid, flat",
@@ -173,7 +176,9 @@ def java_command(workload, config, scale, heap, h2, mo_heap, run_dir, profile, e
         storage = "MEMORY_ONLY"
         cmd += ["-XX:+UseParallelGC", f"-Xms{mb(mo_heap)}m", f"-Xmx{mb(mo_heap)}m",
                 f"-XX:AllocateHeapAt={run_dir}"]
-    elif config in ("th", "thu", "thev", "thg1"):
+    elif config in ("th", "thf", "thu", "thev", "thg1"):
+        if config == "thf":
+            cmd += ["-XX:-TeraHeapDynamicH1"]
         if config == "thg1":
             cmd += ["-XX:+UnlockExperimentalVMOptions", "-XX:+UseG1GC", "-XX:+TeraHeapG1InProgress"]
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
@@ -576,7 +581,7 @@ def stock_in(rows):
 # every H of their workload and cap.
 H_FREE = ("mo", "thd", "thg1d")
 # TeraHeap's variants that `table` sets against the best stock configuration beside TeraHeap (th).
-RATIO_VARIANTS = ("thev", "thd", "thdx")
+RATIO_VARIANTS = ("thf", "thev", "thd", "thdx")
 
 
 def sweep_points(rows, w):
@@ -591,7 +596,7 @@ def table(args):
     the best stock configuration, and their geometric mean."""
     rows = read_rows(args.csv)
     footprints = read_footprints()
-    configs = [c for c in CONFIGS + ["thev", "thd", "thdx", "thg1", "thg1d", "hyff", "hylf"]
+    configs = [c for c in CONFIGS + ["thf", "thev", "thd", "thdx", "thg1", "thg1d", "hyff", "hylf"]
                if any(r["config"] == c for r in rows)]
     stock = stock_in(rows)
     best = "best Spark-SD" if set(stock) <= {"sd", "g1"} else "best stock"
