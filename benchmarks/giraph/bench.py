@@ -25,10 +25,11 @@ compute threads, 32 partitions:
   th   TeraHeap with its defaults: -Xmx H, H2 a file on the disk, build/teraheap-giraph.jar. Under
        a cap, H1 is sized at run time up to H (dynamic H1 is on by default where a memory limit is
        known, since 2026-12-07; rows recorded before had H1 = H, as thf)
-  thf  (not run by default) TeraHeap with H1 fixed at H (-XX:-TeraHeapDynamicH1)
+  thf  (not run by default) TeraHeap without dynamic H1 (-XX:-TeraHeapDynamicH1): H1 sized by the
+       collector up to H, as a stock JVM's heap
   thg1  (not run by default) TeraHeap as th, on G1 (experimental: -XX:+TeraHeapG1InProgress,
        docs/g1.md): groups move at G1's young and mixed pauses
-  thjvm  (not run by default) TeraHeap's JVM with H2 as th, without the agent: nothing is tagged,
+  thjvm  (not run by default) TeraHeap's JVM with H2 as thf, without the agent: nothing is tagged,
        so it is Giraph in H1 on TeraHeap's JVM (the agent's cost is th's time minus this one)
   h1   (not run by default) Giraph in memory on the stock JVM with heap H, under the cap: what
        a user whose graph nearly fits runs, and thjvm's baseline (the same job on the stock JVM)
@@ -75,7 +76,7 @@ ALL_CONFIGS = CONFIGS + EXTRA_CONFIGS
 TERAHEAP = ("th", "thf", "thg1", "thall", "thjvm")
 G1 = ("oocg1", "thg1")
 CONFIG_NAMES = {"ooc": "Giraph-OOC", "oocg1": "Giraph-OOC (G1)", "mem": "Giraph in memory",
-                "h1": "Giraph in H1", "th": "TeraHeap", "thg1": "TeraHeap (G1)",
+                "h1": "Giraph in H1", "th": "TeraHeap", "thf": "TeraHeap, H1 fixed", "thg1": "TeraHeap (G1)",
                 "thall": "TeraHeap, always moved", "thjvm": "TeraHeap without the agent"}
 FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "status", "wall_s",
           "shutdown_s", "job_s", "other_s", "minor_gc_s", "major_gc_s", "h2_moved_mb", "peak_mb",
@@ -118,7 +119,8 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
         options = ["moveAt=0", "sweepAt=50"] if args.config == "thall" else []
         options += [args.agent_options] if args.agent_options else []
         agent = f"-javaagent:{AGENT}" + ("=" + ",".join(options) if options else "")
-        cmd += ["-XX:-TeraHeapDynamicH1"] if args.config == "thf" else []
+        # thjvm is measured against h1, a stock JVM whose heap dynamic H1 does not size.
+        cmd += ["-XX:-TeraHeapDynamicH1"] if args.config in ("thf", "thjvm") else []
         cmd += ["-XX:+EnableTeraHeap", f"-Xmx{mb(heap)}m", f"-XX:TeraHeapSize={mb(h2)}m",
                 f"-XX:TeraHeapPath={args.h2_dir or run_dir}"] + ([] if args.config == "thjvm" else [agent])
     else:

@@ -14,8 +14,9 @@ up and torn down by backing.sh around its measurements.
                      [--spark-configs th|thd ...] [--csv F]
       TeraHeap runs of the Giraph and Spark suites (their bench.py run) with H2 on each backing,
       under the same DRAM cap; in each repeat every (backing, workload, configuration) runs
-      once, in a shuffled order. Spark's configurations: th, H1 of --spark-heap; thd, H1 sized
-      at run time within the cap (-XX:+TeraHeapDynamicH1). Each row is the suite's own row with
+      once, in a shuffled order. Spark's configurations: th, TeraHeap's defaults with -Xmx
+      --spark-heap (dynamic H1 under the cap since 2026-12-07); thf, H1 of --spark-heap without
+      dynamic H1; thd, H1 sized at run time within the cap (-XX:+TeraHeapDynamicH1, no -Xmx). Each row is the suite's own row with
       the backing in front, and the CPU time of the NBD server and client
   study.py plot F          the figure for a devices or workloads CSV, in build/bench/
   study.py table F         the medians as a Markdown table
@@ -401,9 +402,10 @@ def main():
                 about={"workloads": "the Giraph workloads to run"})
     add_options(q, "spark", workloads=[], configs=["th"], scale="10", heap="1g", cap="2g",
                 about={"workloads": "the Spark workloads to run",
-                       "configs": "the Spark configurations (th: H1 of --spark-heap; thd: "
-                                  "-XX:+TeraHeapDynamicH1 given only the cap)"},
-                choices={"configs": ["th", "thd"]})
+                       "configs": "the Spark configurations (th: the defaults, -Xmx --spark-heap; "
+                                  "thf: the same without dynamic H1; thd: -XX:+TeraHeapDynamicH1 "
+                                  "given only the cap)"},
+                choices={"configs": ["th", "thf", "thd"]})
     for name, text in (("plot", "the figure for a devices or workloads CSV, in build/bench/"),
                        ("table", "the medians as a Markdown table")):
         add_csv_input(sub.add_parser(name, help=text, description=__doc__), "a CSV that devices or workloads wrote")

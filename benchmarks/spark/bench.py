@@ -37,7 +37,8 @@ Configurations, all on build/jdk (TeraHeap off unless named) with Kryo, local[2]
   th  TeraHeap with its defaults: -Xmx H, H2 a file on the disk, build/teraheap-spark.jar,
       MEMORY_AND_DISK. Under a cap, H1 is sized at run time up to H (dynamic H1 is on by default
       where a memory limit is known, since 2026-12-07; rows recorded before had H1 = H, as thf)
-  thf TeraHeap with H1 fixed at H (-XX:-TeraHeapDynamicH1)
+  thf TeraHeap without dynamic H1 (-XX:-TeraHeapDynamicH1): H1 sized by the collector up to H, as
+      a stock JVM's heap
   thd TeraHeap with -XX:+TeraHeapDynamicH1: no -Xmx; the JVM divides the cap between H1 and H2's
       page cache itself (H is ignored)
   thdx TeraHeap with -XX:+TeraHeapDynamicH1 and -Xmx H: H1 sized at run time under the cap, never

@@ -89,7 +89,9 @@ def jdk_options(parser):
                         help="the JDKs to compare, the first the baseline (required)")
     parser.add_argument("--options", nargs="+", default=[], metavar="NAME=JVM_OPTIONS",
                         help="JVM options for one NAME of --jdks, as JAVA_TOOL_OPTIONS (default: none)")
-    parser.add_argument("--config", default="th", help="the bench.py configuration every JDK runs (default: th)")
+    parser.add_argument("--config", default="thf",
+                        help="the bench.py configuration every JDK runs (default: thf, TeraHeap without "
+                             "dynamic H1, which a JDK built before it ignores)")
 
 
 def main():

@@ -41,7 +41,8 @@ trap cleanup EXIT
 "$BACKING" down >/dev/null 2>&1   # a backing left over by an interrupted run
 timeout_before=$(cat /proc/sys/fs/fuse/default_request_timeout 2>/dev/null || echo none)
 mkdir -p "$CG"
-# H1 is 200 MB and H2 holds 256 MB: under 260 MB, H2's pages cannot all stay in the page cache.
+# H1 is 200 MB (dynamic H1 off) and H2 holds 256 MB: under 260 MB, H2's pages cannot all stay in
+# the page cache.
 echo 260M >"$CG/memory.limit_in_bytes"
 
 # Starts H2Reader on the backing that is up, under the cap, in $WORK/$1; sets $reader_pid.
@@ -49,7 +50,7 @@ start_reader() {
   local dir=$WORK/$1 h2
   mkdir -p "$dir"
   h2=$("$BACKING" status | sed -n 's/^H2_DIR=//p')
-  (cd "$dir" && exec sh -c "echo \$\$ >$CG/tasks && exec $JAVA -XX:+EnableTeraHeap -Xmx200m \
+  (cd "$dir" && exec sh -c "echo \$\$ >$CG/tasks && exec $JAVA -XX:+EnableTeraHeap -XX:-TeraHeapDynamicH1 -Xmx200m \
       -XX:TeraHeapSize=1g -XX:TeraHeapPath=$h2 -cp $API $REPO/tests/remote/H2Reader.java" \
       >"$dir/out" 2>"$dir/err") &
   reader_pid=$!

@@ -3,7 +3,8 @@
  * @summary -XX:+TeraHeapDynamicH1 divides one DRAM budget between H1 and H2's page cache at run
  *          time: bad settings are refused at start with one line that names the fix; left to its
  *          default it is on under Parallel wherever a budget is known and -Xms is below -Xmx,
- *          and off (said at info level) elsewhere; under a
+ *          never past the heap the JVM would have had, and off (said at info level) elsewhere;
+ *          under a
  *          memory cgroup, a program that alternates a phase scanning data in H2 with a phase
  *          that keeps much data live in H1 makes H1 shrink (I/O wait dominates) and grow again
  *          (GC time dominates), with its data intact, no cgroup OOM kill and no crash, also under
@@ -83,7 +84,7 @@ public class TestTeraHeapDynamicH1 {
         if (out.getStdout().contains("H1 sized at run time")) {
             out.shouldContain("(the memory cgroup's limit)");
         } else {
-            out.shouldContain("H1 keeps the size -Xms and -Xmx give it: no memory cgroup limit and no "
+            out.shouldContain("Dynamic H1 off: no memory cgroup limit (or -XX:-UseContainerSupport) and no "
                     + "-XX:TeraHeapDramLimit");
         }
         // Asked off, with a budget given: off.
@@ -106,31 +107,43 @@ public class TestTeraHeapDynamicH1 {
 
     /**
      * Under a memory cgroup's limit, with -XX:TeraHeapDynamicH1 left to its default: on under
-     * Parallel with -Xmx given or not; off, without a word above info level, where it cannot act
-     * (-Xms equal to -Xmx) or is not the default (G1), and when asked off.
+     * Parallel, with -Xmx as H1's ceiling or, without it, the heap the JVM gives itself anyway
+     * (a quarter of the limit), and with -XX:TeraHeapDramLimit=0 (the cgroup's limit); off, with
+     * the reason at info level and nothing on stderr, where it cannot act or is not the default,
+     * and when asked off.
      */
     static void defaults() throws Exception {
-        TeraHeapProcess.CgroupRun run = TeraHeapProcess.runInMemoryCgroup(LIMIT, "-XX:+EnableTeraHeap",
-                "-Xmx256m", "-Xlog:gc+teraheap+resize", "-XX:+PrintFlagsFinal", "-version");
+        final String[] h2 = {"-XX:+EnableTeraHeap", "-XX:TeraHeapPath=.", "-XX:TeraHeapSize=1g",
+                "-Xlog:gc+teraheap+resize", "-XX:+PrintFlagsFinal", "-version"};
+        TeraHeapProcess.CgroupRun run = TeraHeapProcess.runInMemoryCgroup(LIMIT,
+                TeraHeapProcess.concat(new String[] {"-Xmx256m"}, h2));
         run.out.shouldHaveExitValue(0);
         run.out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
         run.out.shouldMatch("bool TeraHeapDynamicH1 += true +\\{product\\} \\{ergonomic\\}");
         TeraHeapProcess.check(flagValue(run.out, "MaxHeapSize") == 256L << 20, "-Xmx256m not kept as H1's ceiling");
 
-        String[][] fixed = {
-            {"-Xms256m -Xmx256m", "-Xms equals -Xmx"},
-            {String.join(" ", TeraHeapProcess.G1_FLAGS), "not the Parallel collector (add -XX:+TeraHeapDynamicH1)"},
+        for (String budget : new String[] {"-XX:TeraHeapDramLimit=0", "-XX:+UseParallelGC"}) {
+            run = TeraHeapProcess.runInMemoryCgroup(LIMIT, TeraHeapProcess.concat(new String[] {budget}, h2));
+            run.out.shouldHaveExitValue(0);
+            run.out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
+            long maxHeap = flagValue(run.out, "MaxHeapSize");
+            TeraHeapProcess.check(maxHeap <= (LIMIT / 4) + (2L << 20),
+                    budget + ": H1 may grow past the JVM's usual quarter of the limit: " + maxHeap);
+        }
+
+        String[][] off = {
+            {"-Xms256m -Xmx256m", "-Xms is not below -Xmx"},
+            {String.join(" ", TeraHeapProcess.G1_FLAGS), "not the Parallel collector (-XX:+TeraHeapDynamicH1 turns it on under G1)"},
+            {"-XX:-UseAdaptiveSizePolicy", "-XX:-UseAdaptiveSizePolicy"},
             {"-XX:-TeraHeapDynamicH1", null},
         };
-        for (String[] c : fixed) {
-            List<String> flags = new ArrayList<>(List.of(c[0].split(" ")));
-            flags.addAll(List.of("-XX:+EnableTeraHeap", "-Xlog:gc+teraheap+resize", "-version"));
-            run = TeraHeapProcess.runInMemoryCgroup(LIMIT, flags.toArray(new String[0]));
+        for (String[] c : off) {
+            run = TeraHeapProcess.runInMemoryCgroup(LIMIT, TeraHeapProcess.concat(c[0].split(" "), h2));
             run.out.shouldHaveExitValue(0);
             run.out.shouldNotContain("H1 sized at run time");
             run.out.stderrShouldNotContain("H1");
             if (c[1] != null) {
-                run.out.shouldContain("H1 keeps the size -Xms and -Xmx give it: " + c[1]);
+                run.out.shouldContain("Dynamic H1 off: " + c[1]);
             }
         }
     }
@@ -177,18 +190,16 @@ public class TestTeraHeapDynamicH1 {
     }
 
     /**
-     * Runs Phases under a 512 MB memory cgroup with nothing but dynamic H1 to size H1 (left to
-     * its default under Parallel, -XX:+TeraHeapDynamicH1 under G1), on the collector that
-     * {@code collector} selects (none: Parallel). Returns null when no cgroup can be made.
+     * Runs Phases under a 512 MB memory cgroup with nothing but -XX:+TeraHeapDynamicH1 to size
+     * H1, on the collector that {@code collector} selects (none: Parallel). Returns null when no
+     * cgroup can be made.
      */
     static TeraHeapProcess.CgroupRun phases(boolean verify, String[] collector) throws Exception {
         System.out.println("Phases " + (verify ? "under verification " : "") + "on "
                 + (collector.length == 0 ? "Parallel" : String.join(" ", collector)));
         List<String> flags = new ArrayList<>(List.of(collector));
-        if (collector.length > 0) {
-            flags.add("-XX:+TeraHeapDynamicH1");
-        }
-        flags.addAll(List.of("-XX:+EnableTeraHeap", "-XX:TeraHeapSize=1g", "-XX:TeraHeapPath=.", "-Xlog:gc,gc+teraheap+resize=debug:stdout:uptime"));
+        flags.addAll(List.of("-XX:+EnableTeraHeap", "-XX:+TeraHeapDynamicH1",
+                "-XX:TeraHeapSize=1g", "-XX:TeraHeapPath=.", "-Xlog:gc,gc+teraheap+resize=debug:stdout:uptime"));
         if (verify) {
             flags.addAll(List.of(collector.length == 0 ? TeraHeapProcess.VERIFY : TeraHeapProcess.G1_VERIFY));
         }

@@ -124,52 +124,62 @@ static void check_thresholds() {
 
 static const size_t min_dram_budget = 64 * M;
 
+// -Xms (or -XX:MinHeapSize) at or above -Xmx leaves H1 no room to move.
 static bool h1_size_fixed_by_flags() {
   return !FLAG_IS_DEFAULT(MaxHeapSize) &&
          ((!FLAG_IS_DEFAULT(InitialHeapSize) && InitialHeapSize >= MaxHeapSize) ||
           (!FLAG_IS_DEFAULT(MinHeapSize) && MinHeapSize >= MaxHeapSize));
 }
 
-// Left to its default, -XX:TeraHeapDynamicH1 is on wherever it can act: a
-// budget is known, H1 has room between -Xms and -Xmx, and the collector is
-// Parallel with its adaptive sizing (under G1 it is asked for by name).
-// Returns why H1 keeps a fixed size, or NULL.
-static const char* why_h1_stays_fixed(size_t budget) {
+// Flags other than -Xmx by which the user sized the heap.
+static bool heap_sized_by_ram_flags() {
+  return !FLAG_IS_DEFAULT(MaxRAM) || !FLAG_IS_DEFAULT(MaxRAMPercentage) ||
+         !FLAG_IS_DEFAULT(MaxRAMFraction) || !FLAG_IS_DEFAULT(ErgoHeapSizeLimit);
+}
+
+// Why dynamic H1, left to its default, stays off; NULL: it is on. G1 gets it
+// only by name: its port is experimental, and the default was measured under
+// Parallel alone.
+static const char* why_dynamic_h1_stays_off(size_t budget) {
   if (budget == 0) {
-    return "no memory cgroup limit and no -XX:TeraHeapDramLimit";
+    return "no memory cgroup limit (or -XX:-UseContainerSupport) and no -XX:TeraHeapDramLimit";
   }
   if (budget < min_dram_budget) {
-    return "a DRAM budget under 64M";
+    return "the memory cgroup's limit is under 64M";
   }
   if (!UseParallelGC) {
-    return "not the Parallel collector (add -XX:+TeraHeapDynamicH1)";
+    return "not the Parallel collector (-XX:+TeraHeapDynamicH1 turns it on under G1)";
   }
   if (!UseAdaptiveSizePolicy) {
     return "-XX:-UseAdaptiveSizePolicy";
   }
   if (h1_size_fixed_by_flags()) {
-    return "-Xms equals -Xmx";
+    return "-Xms is not below -Xmx";
   }
   return NULL;
 }
 
-// -XX:+TeraHeapDynamicH1 asked for needs a budget, room between -Xms and
-// -Xmx, and, under the Parallel collector, its adaptive sizing to limit.
-// -Xmx left to ergonomics becomes the budget less the page cache's reserve.
+// Dynamic H1 is asked for by -XX:+TeraHeapDynamicH1 or by a budget given
+// with -XX:TeraHeapDramLimit; then a setting it cannot work with is refused,
+// and, with the heap's size left to ergonomics, H1 may take the budget less
+// the page cache's reserve. Left to its default, it is on wherever it can
+// act, and H1 never grows past the heap the JVM would have had without it:
+// the cgroup may hold other processes the budget does not see.
 static void check_dynamic_h1() {
   const char* source = NULL;
   const size_t budget = TeraHeapH1Sizer::budget_from_flags_or_cgroup(&source);
-  if (FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
-    if (!FLAG_IS_DEFAULT(TeraHeapDramLimit)) {
-      FLAG_SET_ERGO(TeraHeapDynamicH1, TeraHeapDramLimit != 0);
-    } else {
-      const char* fixed = why_h1_stays_fixed(budget);
-      if (fixed != NULL) {
-        log_info(gc, teraheap, resize)("H1 keeps the size -Xms and -Xmx give it: %s", fixed);
-        return;
-      }
-      FLAG_SET_ERGO(TeraHeapDynamicH1, true);
+  const bool asked = !FLAG_IS_DEFAULT(TeraHeapDynamicH1) || TeraHeapDramLimit != 0;
+  if (!asked) {
+    const char* off = why_dynamic_h1_stays_off(budget);
+    if (off != NULL) {
+      log_info(gc, teraheap, resize)("Dynamic H1 off: %s", off);
+      return;
     }
+    FLAG_SET_ERGO(TeraHeapDynamicH1, true);
+    return;
+  }
+  if (FLAG_IS_DEFAULT(TeraHeapDynamicH1)) {
+    FLAG_SET_ERGO(TeraHeapDynamicH1, true);
   }
   if (!TeraHeapDynamicH1) {
     return;
@@ -180,17 +190,18 @@ static void check_dynamic_h1() {
   }
   if (budget < min_dram_budget) {
     TeraHeapStartupError::fail("the DRAM budget of -XX:+TeraHeapDynamicH1 (" TH_SIZE_FORMAT ", %s) is too small "
-                               "to divide: give at least 64M", TH_SIZE_ARGS(budget), source);
+                               "to divide: give at least " TH_SIZE_FORMAT,
+                               TH_SIZE_ARGS(budget), source, TH_SIZE_ARGS(min_dram_budget));
   }
   if (UseParallelGC && !UseAdaptiveSizePolicy) {
     TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 steers the Parallel collector's adaptive sizing: "
                                "remove -XX:-UseAdaptiveSizePolicy");
   }
   if (h1_size_fixed_by_flags()) {
-    TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and they are equal: "
-                               "remove -Xms (or give a smaller one)");
+    TeraHeapStartupError::fail("-XX:+TeraHeapDynamicH1 resizes H1 between -Xms and -Xmx, and -Xms is not below "
+                               "-Xmx: remove -Xms (or give a smaller one)");
   }
-  if (FLAG_IS_DEFAULT(MaxHeapSize)) {
+  if (FLAG_IS_DEFAULT(MaxHeapSize) && !heap_sized_by_ram_flags()) {
     const size_t h1_max = (size_t)(budget * (1 - TeraHeapH1SizePolicy::reserve_fraction));
     FLAG_SET_ERGO(MaxHeapSize, align_down(h1_max, M));
   }

@@ -188,7 +188,7 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
     to_level = d.whole_level > 0 && (_at_whole || _target <= d.whole_level) && to > d.whole_level &&
                d.gc_share < _io_at_whole;
   } else if (s.h2_data > 0 && d.io_share >= significant_share && d.io_share >= d.gc_share * dominance) {
-    // (With H2 empty, no I/O wait is H2's pages: a smaller H1 saves none of it.)
+    // With H2 empty, the wait is not for H2's pages (see the class comment).
     d.action = shrink;
     const size_t down = step(d.io_share);
     const size_t wanted = _target > down ? _target - down : 0;

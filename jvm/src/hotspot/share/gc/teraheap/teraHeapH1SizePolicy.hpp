@@ -34,9 +34,11 @@
 //
 // Time a GC pause spends waiting for I/O counts as I/O wait, not as GC time:
 // a larger H1 would make that wait longer, not shorter. While H2 holds
-// nothing, I/O wait shrinks nothing: it is the JVM reading its own files or
-// the program's input, and a shrink would only be undone by the next GC and
-// hold later shrinks off, when H2's pages do need the room.
+// nothing, I/O wait shrinks nothing: the budget is divided for H2's pages,
+// and the waits before it fills (the JVM reading its jars, the program its
+// input) are short, while a shrink for them is undone by the next GC, and
+// that undo holds off the shrinks H2's pages then need. A program that never
+// fills H2 keeps H1 as GC time sizes it, up to -Xmx, as a stock JVM would.
 //
 // Past half the budget, H2's data gets no room up front, but the level of H1
 // at which the page cache would hold it whole is a stop in both directions.

@@ -67,12 +67,13 @@
           "memory cgroup's limit): H1 grows while GC time dominates and "   \
           "shrinks while waiting for H2's pages does. -Xmx stays the "      \
           "largest H1 may grow to. Left to its default, on under the "      \
-          "Parallel collector whenever a budget is known and -Xms is "      \
-          "below -Xmx.")                                                    \
+          "Parallel collector with adaptive sizing whenever a budget is "   \
+          "known and -Xms is below -Xmx; H1 then never grows past the "     \
+          "heap the JVM would have had without it.")                        \
                                                                             \
   product(size_t, TeraHeapDramLimit, 0,                                     \
-          "DRAM for H1 and H2's page cache together; giving it turns on "   \
-          "-XX:+TeraHeapDynamicH1. 0: the memory cgroup's limit.")          \
+          "DRAM for H1 and H2's page cache together; giving it (not 0) "    \
+          "turns on -XX:+TeraHeapDynamicH1. 0: the memory cgroup's limit.") \
                                                                             \
   product(uintx, TeraHeapEvacuationLiveThresholdPercent, 50,              \
           "A label one of whose tagged roots is no longer reached from "   \
