@@ -126,7 +126,7 @@ def java_command(args, heap, h2, mem_heap, run_dir, graph):
     else:
         die(f"unknown configuration '{args.config}': use one of {', '.join(ALL_CONFIGS)}")
     cmd += (args.jvm_options or "").split()
-    cmd += [f"-Xlog:gc,gc+teraheap:file={run_dir}/gc.log:uptime,tags",
+    cmd += [f"-Xlog:gc,gc+teraheap,gc+teraheap+resize:file={run_dir}/gc.log:uptime,tags",
             "-cp", f"{BENCH_JAR}:{CLASSPATH.read_text().strip()}",
             "org.teraheap.bench.giraph.GiraphBench", args.workload, "--graph", str(graph),
             "--out", str(run_dir / "out"), "--threads", "2"]
