@@ -122,13 +122,15 @@ public class TestTeraHeapDynamicH1 {
         run.out.shouldMatch("bool TeraHeapDynamicH1 += true +\\{product\\} \\{ergonomic\\}");
         TeraHeapProcess.check(flagValue(run.out, "MaxHeapSize") == 256L << 20, "-Xmx256m not kept as H1's ceiling");
 
-        for (String budget : new String[] {"-XX:TeraHeapDramLimit=0", "-XX:+UseParallelGC"}) {
-            run = TeraHeapProcess.runInMemoryCgroup(LIMIT, TeraHeapProcess.concat(new String[] {budget}, h2));
+        // No -Xmx: with an explicit budget of 0 (the cgroup's limit), and with nothing but the
+        // collector TeraHeap would pick anyway.
+        for (String flag : new String[] {"-XX:TeraHeapDramLimit=0", "-XX:+UseParallelGC"}) {
+            run = TeraHeapProcess.runInMemoryCgroup(LIMIT, TeraHeapProcess.concat(new String[] {flag}, h2));
             run.out.shouldHaveExitValue(0);
             run.out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
             long maxHeap = flagValue(run.out, "MaxHeapSize");
             TeraHeapProcess.check(maxHeap <= (LIMIT / 4) + (2L << 20),
-                    budget + ": H1 may grow past the JVM's usual quarter of the limit: " + maxHeap);
+                    flag + ": H1 may grow past the JVM's usual quarter of the limit: " + maxHeap);
         }
 
         String[][] off = {
