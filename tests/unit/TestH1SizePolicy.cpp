@@ -72,6 +72,20 @@ int main() {
     check(large_min.target() == 2048 * M, "target " + mb(large_min.target()) + " below -Xms");
   });
 
+  test("starts at -Xmx when -Xmx is the heap the JVM would have had, within the ceiling", [&] {
+    const size_t xmx = budget / 2;
+    Policy p;
+    p.initialize(budget, h1_min, xmx, align, other, true);
+    check(p.target() == xmx, "target " + mb(p.target()) + ", expected -Xmx " + mb(xmx));
+    Policy chosen;   // -Xmx chosen from the budget: starts small
+    chosen.initialize(budget, h1_min, xmx, align, other, false);
+    check(chosen.target() == budget / 4, "target " + mb(chosen.target()) + ", expected " + mb(budget / 4));
+    Policy tight;   // 3.5G outside H1: the ceiling is below -Xmx
+    tight.initialize(budget, h1_min, h1_max, align, 3500 * M, true);
+    check(tight.target() == tight.ceiling(3500 * M) && tight.target() < h1_max,
+          "target " + mb(tight.target()) + " not held to the ceiling " + mb(tight.ceiling(3500 * M)));
+  });
+
   test("the ceiling keeps the budget less the reserve and the JVM's other memory", [&] {
     Policy p;
     p.initialize(budget, h1_min, h1_max, align, other);

@@ -121,6 +121,7 @@ public class TestTeraHeapDynamicH1 {
         run.out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
         run.out.shouldMatch("bool TeraHeapDynamicH1 += true +\\{product\\} \\{ergonomic\\}");
         TeraHeapProcess.check(flagValue(run.out, "MaxHeapSize") == 256L << 20, "-Xmx256m not kept as H1's ceiling");
+        TeraHeapProcess.check(startingAt(run.out) == 256, "H1 does not start at the -Xmx the user gave");
 
         // No -Xmx: with an explicit budget of 0 (the cgroup's limit), and with nothing but the
         // collector TeraHeap would pick anyway.
@@ -131,6 +132,8 @@ public class TestTeraHeapDynamicH1 {
             long maxHeap = flagValue(run.out, "MaxHeapSize");
             TeraHeapProcess.check(maxHeap <= (LIMIT / 4) + (2L << 20),
                     flag + ": H1 may grow past the JVM's usual quarter of the limit: " + maxHeap);
+            TeraHeapProcess.check(startingAt(run.out) == maxHeap >> 20,
+                    flag + ": H1 does not start at the JVM's default heap, " + (maxHeap >> 20) + "M");
         }
 
         String[][] off = {
@@ -183,6 +186,13 @@ public class TestTeraHeapDynamicH1 {
         }
         TeraHeapProcess.check(failed == null, "no pause line for GC(" + failed + "), which failed to evacuate");
         System.out.println("pauses that failed to evacuate, all at the ceiling: " + failures);
+    }
+
+    /** H1's first target, in MB, from the sizer's start line. */
+    static long startingAt(OutputAnalyzer out) {
+        Matcher m = Pattern.compile("H1 sized at run time: .*, starting at (\\d+)M;").matcher(out.getStdout());
+        TeraHeapProcess.check(m.find(), "no start line");
+        return Long.parseLong(m.group(1));
     }
 
     static long flagValue(OutputAnalyzer out, String name) {

@@ -204,6 +204,7 @@ static void check_dynamic_h1() {
   if (FLAG_IS_DEFAULT(MaxHeapSize) && !heap_sized_by_ram_flags()) {
     const size_t h1_max = (size_t)(budget * (1 - TeraHeapH1SizePolicy::reserve_fraction));
     FLAG_SET_ERGO(MaxHeapSize, align_down(h1_max, M));
+    TeraHeapH1Sizer::note_h1_max_from_budget();
   }
 }
 

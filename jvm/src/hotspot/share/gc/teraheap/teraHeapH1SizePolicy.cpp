@@ -25,17 +25,21 @@ const double TeraHeapH1SizePolicy::max_hold_off_seconds = 80;
 const double TeraHeapH1SizePolicy::max_io_at_whole      = 0.5;
 
 void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
-                                      size_t alignment, size_t other_memory) {
+                                      size_t alignment, size_t other_memory, bool start_at_max) {
   _budget = budget;
   _h1_min = h1_min;
   _h1_max = h1_max;
   _alignment = alignment == 0 ? 1 : alignment;
-  // Start small, where the JVM's default heap would be. The two wrong guesses
-  // do not cost the same: an H1 too small shows at once as GC time, and the
-  // next GC's decision grows it; an H1 too large shows only once its pages
-  // have pushed H2's out of the page cache, and shrinking it waits for GCs,
-  // which a large H1 makes rare.
-  _target = align((size_t)(_budget * initial_fraction));
+  // Start where the JVM's heap would be without the policy. A maximum the
+  // user gave (or the JVM's default heap) is where a stock JVM lets the
+  // collector grow at once; held below it, a program that needs it loses
+  // seconds of GC before the first decisions raise the target. A maximum
+  // the policy chose from the budget is no one's heap: start small then.
+  // The two wrong guesses do not cost the same: an H1 too small shows at
+  // once as GC time, and the next decision grows it; an H1 too large shows
+  // only once its pages have pushed H2's out of the page cache, and
+  // shrinking it waits for GCs, which a large H1 makes rare.
+  _target = start_at_max ? _h1_max : align((size_t)(_budget * initial_fraction));
   const size_t top = ceiling(other_memory);
   if (_target > top) {
     _target = top;

@@ -125,8 +125,9 @@ public:
   static const double h2_slack_fraction;
   // H1 at least this multiple of its live data.
   static const double live_headroom;
-  // H1's first target, as a fraction of the budget: the share of memory the
-  // JVM gives its heap by default (MaxRAMPercentage).
+  // H1's first target when the policy chose its maximum, as a fraction of
+  // the budget: the share of memory the JVM gives its heap by default
+  // (MaxRAMPercentage).
   static const double initial_fraction;
   // A grow this soon after a shrink, on more GC time than the I/O wait that
   // led to the shrink, undoes it; shrinks below where it started are then held off for
@@ -178,9 +179,11 @@ public:
 
   // budget: DRAM for H1 and H2's page cache together. H1 stays within
   // [h1_min, h1_max] (the -Xms and -Xmx of the generations); sizes are
-  // multiples of alignment.
+  // multiples of alignment. The first target is h1_max when start_at_max
+  // (h1_max is the heap the JVM would have had), else initial_fraction of
+  // the budget; either within the memory-safe ceiling.
   void initialize(size_t budget, size_t h1_min, size_t h1_max,
-                  size_t alignment, size_t other_memory);
+                  size_t alignment, size_t other_memory, bool start_at_max = false);
 
   size_t budget() const { return _budget; }
   size_t target() const { return _target; }

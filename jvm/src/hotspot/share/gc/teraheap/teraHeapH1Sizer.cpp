@@ -34,6 +34,7 @@ size_t   TeraHeapH1Sizer::_h1_live = 0;
 size_t   TeraHeapH1Sizer::_other_memory = 0;
 size_t   TeraHeapH1Sizer::_h2_data = 0;
 bool     TeraHeapH1Sizer::_io_from_psi = false;
+bool     TeraHeapH1Sizer::_h1_max_from_budget = false;
 
 // Decisions need an interval long enough to average over a few GCs.
 static const double decision_interval_seconds = 1.0;
@@ -114,7 +115,7 @@ void TeraHeapH1Sizer::initialize() {
   // The generations do not exist yet: all anonymous memory is the rest's.
   _other_memory = TeraHeapKernelCounters::anonymous_resident();
   _policy.initialize(budget, MinHeapSize, MaxHeapSize, TeraHeapCollector::current()->h1_resize_granule(),
-                     _other_memory);
+                     _other_memory, !_h1_max_from_budget);
   log_info(gc, teraheap, resize)("H1 sized at run time: DRAM budget " SIZE_FORMAT "M (%s) for H1 and H2's "
                                  "page cache; H1 within [" SIZE_FORMAT "M, " SIZE_FORMAT "M], starting at "
                                  SIZE_FORMAT "M; I/O wait from %s",

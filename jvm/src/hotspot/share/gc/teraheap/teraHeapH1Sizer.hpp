@@ -54,11 +54,16 @@ class TeraHeapH1Sizer : AllStatic {
   static size_t   _other_memory;     // high-water mark
   static size_t   _h2_data;          // bytes in H2's regions in use, as the last GC left them
   static bool     _io_from_psi;      // else estimated from major faults
+  static bool     _h1_max_from_budget;
 
 public:
   // The DRAM budget that -XX:TeraHeapDramLimit or the memory cgroup gives;
   // 0 if neither does.
   static size_t budget_from_flags_or_cgroup(const char** source);
+
+  // While the flags are checked: -Xmx was chosen as a share of the budget,
+  // so it is no one's heap size, and H1 starts below it.
+  static void note_h1_max_from_budget() { _h1_max_from_budget = true; }
 
   // After the heap is reserved.
   static void initialize();
