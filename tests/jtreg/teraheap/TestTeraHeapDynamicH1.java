@@ -226,6 +226,8 @@ public class TestTeraHeapDynamicH1 {
         out.shouldContain("PHASES DONE");
         TeraHeapProcess.check(run.oomKills == 0, "the cgroup OOM-killed " + run.oomKills + " processes");
         out.shouldContain("H1 sized at run time: DRAM budget 512M (the memory cgroup's limit)");
+        // -Xmx chosen from the budget is no one's heap: H1 starts at a quarter of the budget.
+        TeraHeapProcess.check(startingAt(out) == (LIMIT / 4) >> 20, "H1 does not start at a quarter of the budget");
         if (verify) {
             return run;   // heap verification slows GC so much that GC time dominates throughout
         }
