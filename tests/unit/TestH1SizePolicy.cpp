@@ -552,41 +552,62 @@ int main() {
 
   test("young generation: its usual share, less what the old one needs above the live data", [&] {
     const double share = 1.0 / 3;
-    check(Policy::young_part(600 * M, share, 30 * M, align) == 200 * M,
-          "little live data: " + mb(Policy::young_part(600 * M, share, 30 * M, align)) + ", expected the share 200M");
+    const size_t old_max = 4096 * M;  // larger than any target here: the old generation's need counts whole
+    check(Policy::young_part(600 * M, share, 30 * M, old_max, align) == 200 * M,
+          "little live data: " + mb(Policy::young_part(600 * M, share, 30 * M, old_max, align)) + ", expected the share 200M");
     // Triangle Count: 352M live in a 654M target. The old generation gets 1.5x the live data.
-    const size_t tc = Policy::young_part(654 * M, share, 352 * M, align);
+    const size_t tc = Policy::young_part(654 * M, share, 352 * M, old_max, align);
     check(tc == 126 * M, "352M live in 654M: young " + mb(tc) + ", expected 126M");
     check(654 * M - tc >= (size_t)(352 * M * Policy::live_headroom), "old generation below 1.5x live");
     // Live data above the target: a quarter of the share is left to eden and survivors.
-    const size_t least = Policy::young_part(400 * M, share, 300 * M, align);
+    const size_t least = Policy::young_part(400 * M, share, 300 * M, old_max, align);
     check(least == 32 * M, "300M live in 400M: young " + mb(least) + ", expected a quarter of 133M, aligned: 32M");
     for (size_t t : {tc, least}) check(t % align == 0, "unaligned " + std::to_string(t));
+  });
+
+  test("young generation: room the old one cannot take, past its reserved size, stays the young one's", [&] {
+    // Triangle Count at -Xmx512m: the old generation full at its reserved 341.5M (two thirds),
+    // 341M live. Its need of 1.5x the live data cannot be met; the target less the old
+    // generation's maximum goes to the young one, not a quarter of its share.
+    const double share = 1.0 / 3;
+    const size_t old_max = 683 * M / 2;
+    const size_t full = Policy::young_part(512 * M, share, 341 * M, old_max, align);
+    check(full >= 512 * M - old_max - align && full <= 512 * M - old_max,
+          "target 512M, old max 341.5M: young " + mb(full) + ", expected 170.5M less alignment");
+    const size_t lower = Policy::young_part(448 * M, share, 341 * M, old_max, align);
+    check(lower >= 448 * M - old_max - align && lower <= 448 * M - old_max,
+          "target 448M: young " + mb(lower) + ", expected 106.5M less alignment");
+    // Below the old generation's maximum plus a quarter of the share, the quarter holds.
+    const size_t floor = Policy::young_part(360 * M, share, 341 * M, old_max, align);
+    check(floor == 30 * M, "target 360M: young " + mb(floor) + ", expected a quarter of 120M, aligned: 30M");
+    // With room to spare, the old generation's maximum changes nothing.
+    check(Policy::young_part(600 * M, share, 30 * M, old_max, align) == 200 * M, "little live data: not the share");
   });
 
   test("young generation: survivors sized for a larger one take at most half of it, eden never grows", [&] {
     // A young share of 185M; the collector asks for a 60M eden and 128M survivors, as it does
     // while a cache is being built and nearly everything a minor GC copies survives.
     const size_t young = 185 * M, space_align = 512 * 1024;
-    size_t eden = 60 * M, survivor = 128 * M;
-    Policy::fit_young(young, space_align, &eden, &survivor);
+    size_t eden = 60 * M, survivor = 128 * M, taken = 0;
+    Policy::fit_young(young, space_align, &eden, &survivor, &taken);
     check(eden + 2 * survivor <= young, "eden " + mb(eden) + " + 2 x survivor " + mb(survivor) + " exceeds " + mb(young));
     check(2 * survivor <= young / 2 && survivor + space_align > young / 4,
           "survivors " + mb(survivor) + " not a quarter of " + mb(young) + " each");
     check(eden == 60 * M, "eden " + mb(eden) + " changed, though it fits beside the survivors");
     // An eden that does not fit either gets the rest.
     size_t e1 = 150 * M, s1 = 128 * M;
-    Policy::fit_young(young, space_align, &e1, &s1);
+    Policy::fit_young(young, space_align, &e1, &s1, &taken);
     check(e1 + 2 * s1 <= young && e1 + 2 * s1 + 2 * space_align > young && e1 >= young / 2,
           "eden " + mb(e1) + " not the rest of " + mb(young) + " beside survivors of " + mb(s1));
     check(eden % space_align == 0 && survivor % space_align == 0, "unaligned");
     // What fits is left alone.
     size_t e2 = 40 * M, s2 = 20 * M;
-    Policy::fit_young(young, space_align, &e2, &s2);
+    taken = 0;
+    Policy::fit_young(young, space_align, &e2, &s2, &taken);
     check(e2 == 40 * M && s2 == 20 * M, "changed sizes that fit: " + mb(e2) + ", " + mb(s2));
     // A young share smaller than the alignment still leaves a usable eden and survivor.
     size_t e3 = 60 * M, s3 = 128 * M;
-    Policy::fit_young(space_align, space_align, &e3, &s3);
+    Policy::fit_young(space_align, space_align, &e3, &s3, &taken);
     check(e3 == space_align && s3 == space_align, "tiny share: " + std::to_string(e3) + ", " + std::to_string(s3));
   });
 
@@ -595,13 +616,41 @@ int main() {
     // 75M (what Naive Bayes's minor GCs copied while its cache was built), in a young share
     // of 157M. Scaling eden and survivors by one factor took eden from 80M to 7M in 9 GCs.
     const size_t young = 157 * M, space_align = 512 * 1024;
-    size_t eden = 80 * M;
+    size_t eden = 80 * M, taken = 0;
     for (int gc = 0; gc < 20; gc++) {
       size_t wanted_eden = eden + eden / 5, survivor = 75 * M;
-      Policy::fit_young(young, space_align, &wanted_eden, &survivor);
+      Policy::fit_young(young, space_align, &wanted_eden, &survivor, &taken);
       eden = wanted_eden;
       check(eden >= young / 2, "GC " + std::to_string(gc) + ": eden " + mb(eden) + " below half of " + mb(young));
     }
+  });
+
+  test("young generation: eden cut by a smaller share gets back what it asked for once the share grows", [&] {
+    // Triangle Count: a shrink cut the young share to 42M and eden from the 63M the collector
+    // asked for to 18M; then the share grew back, but the collector, running only full GCs,
+    // asks for its current eden and no more.
+    const size_t space_align = 512 * 1024;
+    size_t taken = 0, eden = 63 * M, survivor = 10 * M;
+    Policy::fit_young(42 * M, space_align, &eden, &survivor, &taken);
+    check(eden + 2 * survivor <= 42 * M, "cut: " + mb(eden) + " + 2 x " + mb(survivor) + " exceeds 42M");
+    check(taken == 63 * M, "the eden asked for not kept: " + mb(taken));
+    // Asked for again while still cut: what was first asked for is kept.
+    size_t e1 = eden, s1 = survivor;
+    Policy::fit_young(42 * M, space_align, &e1, &s1, &taken);
+    check(taken == 63 * M && e1 == eden, "second cut: kept " + mb(taken) + ", eden " + mb(e1));
+    // The share grows part way: eden takes the room, and the rest stays owed.
+    size_t e2 = e1, s2 = 10 * M;
+    Policy::fit_young(70 * M, space_align, &e2, &s2, &taken);
+    check(e2 == 50 * M && s2 == 10 * M && taken == 63 * M,
+          "part way: eden " + mb(e2) + ", survivor " + mb(s2) + ", owed " + mb(taken) + "; expected 50M, 10M, 63M");
+    // Room for all of it: eden is back where the collector had it, and nothing more is owed.
+    size_t e3 = e2, s3 = 10 * M;
+    Policy::fit_young(170 * M, space_align, &e3, &s3, &taken);
+    check(e3 == 63 * M && taken == 0, "given back: eden " + mb(e3) + ", owed " + mb(taken));
+    // Nothing owed: an eden that fits is left as asked, smaller or not.
+    size_t e4 = 20 * M, s4 = 10 * M;
+    Policy::fit_young(170 * M, space_align, &e4, &s4, &taken);
+    check(e4 == 20 * M && taken == 0, "nothing owed, yet eden " + mb(e4));
   });
 
   std::printf("%d passed, %d failed\n", passed, failed);

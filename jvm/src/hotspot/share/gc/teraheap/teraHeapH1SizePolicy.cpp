@@ -248,23 +248,36 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   return d;
 }
 
-size_t TeraHeapH1SizePolicy::young_part(size_t target, double share, size_t h1_live, size_t alignment) {
+size_t TeraHeapH1SizePolicy::young_part(size_t target, double share, size_t h1_live, size_t old_max,
+                                        size_t alignment) {
   if (alignment == 0) {
     alignment = 1;
   }
   const size_t usual = (size_t)(target * share);
-  const double old_need = h1_live * live_headroom;
+  double old_need = h1_live * live_headroom;
+  old_need = old_need < (double)old_max ? old_need : (double)old_max;
   size_t part = old_need < (double)target ? target - (size_t)old_need : 0;
   part = part < usual ? part : usual;
   part = part > usual / 4 ? part : usual / 4;
   return part - part % alignment;
 }
 
-void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor) {
+void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor,
+                                     size_t* eden_taken) {
   if (alignment == 0) {
     alignment = 1;
   }
   if (*eden + 2 * *survivor <= young) {
+    // It fits: give eden back what an earlier cut took, as far as it fits.
+    if (*eden_taken > *eden) {
+      size_t room = young - 2 * *survivor;
+      room -= room % alignment;
+      const size_t back = room < *eden_taken ? room : *eden_taken;
+      *eden = back > *eden ? back : *eden;
+    }
+    if (*eden >= *eden_taken) {
+      *eden_taken = 0;
+    }
     return;
   }
   // Survivors take at most half, eden up to the rest. Eden must not be what
@@ -283,6 +296,7 @@ void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* ede
   }
   *survivor = s;
   if (*eden > e) {
+    *eden_taken = *eden > *eden_taken ? *eden : *eden_taken;
     *eden = e;
   }
 }

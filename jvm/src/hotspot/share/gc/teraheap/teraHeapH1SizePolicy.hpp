@@ -203,16 +203,28 @@ public:
   // generation holds what lives; with only its usual share of a target near
   // the floor, it has no room to promote into, and the collector runs full
   // GCs back to back that each free only eden: Triangle Count, 352 MB live
-  // in a 654 MB target, ran 5 s of them, in another run 13 s.)
-  static size_t young_part(size_t target, double share, size_t h1_live, size_t alignment);
+  // in a 654 MB target, ran 5 s of them, in another run 13 s.) The old
+  // generation never holds more than old_max, its reserved size, so the young
+  // generation's part is at least the target less that: room the old one
+  // cannot take stays eden's.
+  static size_t young_part(size_t target, double share, size_t h1_live, size_t old_max,
+                           size_t alignment);
 
   // The collector asks for eden and survivor sizes; fits them into `young`
   // bytes, in multiples of `alignment`. While most of what a minor GC copies
   // survives (a cache being built), the collector asks for survivors sized
   // for a young generation larger than `young`; they get at most half of it
   // and eden what it asked for up to the rest, so that minor GCs do not run
-  // back to back over a sliver of eden. Neither ever grows.
-  static void fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor);
+  // back to back over a sliver of eden. Neither grows past what was asked
+  // for, with one exception: *eden_taken keeps the eden asked for when one
+  // was last cut (0: none), and once `young` has room again eden gets back
+  // up to it. The collector cannot do that itself: it grows eden from its
+  // current size, in steps scaled by the share of GC time minor GCs take,
+  // and a heap whose old generation is full runs only full GCs (Triangle
+  // Count: eden cut from 63 MB to 18 MB by a shrink stayed there after the
+  // grow that undid it, through 1,900 full GCs).
+  static void fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor,
+                        size_t* eden_taken);
 
   static const char* action_name(Action action);
 };

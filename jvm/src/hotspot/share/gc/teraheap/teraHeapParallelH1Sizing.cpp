@@ -15,6 +15,8 @@
 #include "gc/teraheap/teraHeapParallelH1Sizing.hpp"
 #include "utilities/align.hpp"
 
+size_t TeraHeapParallelH1Sizing::_eden_taken = 0;
+
 // The young generation's part of the target: its share of the heap's maximum,
 // less what the old generation needs above the live data.
 size_t TeraHeapParallelH1Sizing::young_limit() {
@@ -22,7 +24,8 @@ size_t TeraHeapParallelH1Sizing::young_limit() {
   PSOldGen* old = ParallelScavengeHeap::old_gen();
   const double share = (double)young->max_gen_size() / (young->max_gen_size() + old->max_gen_size());
   const size_t limit = TeraHeapH1SizePolicy::young_part(TeraHeapH1Sizer::target(), share,
-                                                        TeraHeapH1Sizer::h1_live(), GenAlignment);
+                                                        TeraHeapH1Sizer::h1_live(), old->max_gen_size(),
+                                                        GenAlignment);
   return MAX2(limit, young->min_gen_size());
 }
 
@@ -49,5 +52,5 @@ void TeraHeapParallelH1Sizing::limit_generations(size_t* eden, size_t* survivor)
   if (old->capacity_in_bytes() > old_room) {
     old->resize(old_room - old->used_in_bytes());
   }
-  TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor);
+  TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor, &_eden_taken);
 }
