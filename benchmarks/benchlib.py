@@ -3,6 +3,7 @@ a memory cgroup, GC times from the GC log, and the shuffled repeats of the side-
 
 import argparse
 import csv
+import json
 import os
 import random
 import re
@@ -87,6 +88,43 @@ class MemoryCap:
                 self.path.rmdir()
             except OSError:
                 pass
+
+
+def ensure_fio():
+    """fio, from Debian's package where it is missing."""
+    if shutil.which("fio") is None:
+        print(f"{os.path.basename(sys.argv[0])}: installing fio", flush=True)
+        subprocess.run(["apt-get", "install", "-y", "-q", "fio"], check=True, stdout=subprocess.DEVNULL)
+
+
+def fio(directory, rw, bs, depth, runtime, size):
+    """One fio job on a file in `directory` (direct I/O, libaio): its mean and 99th-percentile
+    latency, MB/s and IOPS."""
+    out = subprocess.run(
+        ["fio", "--name=bench", f"--directory={directory}", f"--rw={rw}", f"--bs={bs}",
+         f"--iodepth={depth}", "--ioengine=libaio", "--direct=1", f"--size={size}",
+         f"--runtime={runtime}", "--time_based", "--ramp_time=1", "--output-format=json"],
+        capture_output=True, text=True)
+    if out.returncode != 0:
+        die(f"fio {rw} {bs} QD{depth} on {directory}: {out.stderr.strip()}")
+    job = json.loads(out.stdout[out.stdout.index("{"):])["jobs"][0]
+    side = job["write" if "write" in rw else "read"]
+    clat = side["clat_ns"]
+    return {"mean_lat_us": f"{side['lat_ns']['mean'] / 1000:.1f}",
+            "p99_lat_us": f"{clat.get('percentile', {}).get('99.000000', 0) / 1000:.1f}",
+            "mb_s": f"{side['bw_bytes'] / 2**20:.1f}", "iops": f"{side['iops']:.0f}"}
+
+
+def sequential_read_mbps(directory):
+    """The device's sequential read rate under `directory`, at its best: 1 MiB direct reads at
+    queue depth 32 over a 2 GB file, for 10 s. The file is removed after."""
+    ensure_fio()
+    scratch = Path(directory) / "fio-sequential-read"
+    scratch.mkdir(parents=True, exist_ok=True)
+    try:
+        return float(fio(scratch, "read", "1m", 32, 10, "2g")["mb_s"])
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def tier_files(pid, directory):

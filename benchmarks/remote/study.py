@@ -29,10 +29,8 @@ local RAM disk takes the cap's own DRAM. Results go to benchmarks/remote/results
 
 import argparse
 import csv
-import json
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -42,7 +40,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))
-from benchlib import Parser, add_csv_input, add_options, die, size  # noqa: E402
+from benchlib import Parser, add_csv_input, add_options, die, ensure_fio, fio, size  # noqa: E402
 
 BACKING = HERE / "backing.sh"
 RESULTS = HERE / "results"
@@ -84,26 +82,8 @@ def down():
     subprocess.run([str(BACKING), "down"], check=True)
 
 
-def fio(directory, rw, bs, depth, runtime, size):
-    out = subprocess.run(
-        ["fio", "--name=study", f"--directory={directory}", f"--rw={rw}", f"--bs={bs}",
-         f"--iodepth={depth}", "--ioengine=libaio", "--direct=1", f"--size={size}",
-         f"--runtime={runtime}", "--time_based", "--ramp_time=1", "--output-format=json"],
-        capture_output=True, text=True)
-    if out.returncode != 0:
-        die(f"fio {rw} {bs} QD{depth} on {directory}: {out.stderr.strip()}")
-    job = json.loads(out.stdout[out.stdout.index("{"):])["jobs"][0]
-    side = job["write" if "write" in rw else "read"]
-    clat = side["clat_ns"]
-    return {"mean_lat_us": f"{side['lat_ns']['mean'] / 1000:.1f}",
-            "p99_lat_us": f"{clat.get('percentile', {}).get('99.000000', 0) / 1000:.1f}",
-            "mb_s": f"{side['bw_bytes'] / 2**20:.1f}", "iops": f"{side['iops']:.0f}"}
-
-
 def devices(args):
-    if shutil.which("fio") is None:
-        print("study.py: installing fio", flush=True)
-        subprocess.run(["apt-get", "install", "-y", "-q", "fio"], check=True, stdout=subprocess.DEVNULL)
+    ensure_fio()
     fields = ["repeat", "backing", "latency_us", "rw", "bs", "iodepth", "mean_lat_us", "p99_lat_us",
               "mb_s", "iops"]
     csv_file = Path(args.csv)

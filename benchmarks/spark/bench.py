@@ -13,11 +13,14 @@
       measures each workload's cached footprint D (a MEMORY_ONLY run in a heap that holds all of
       it, uncapped) and records it in benchmarks/spark/results/footprint.csv
   bench.py suite [--workloads ...] [--scale S] [--repeat N] [--heap-fraction X] [--cap-extra C]
-                 [--heap H [H ...]] [--cap C|none]
+                 [--heap H [H ...]] [--cap C|none] [--device-rate]
       runs every configuration at H = X * D (or at each fixed --heap: a sweep) under the cap
       H + C (or the one --cap), in a new random order in each repeat, then draws the figures
       (bench.py plot, the smallest H); D comes from footprint.csv, measured first where it is
-      missing. table prints a line per workload, cap and H
+      missing. table prints a line per workload, cap and H. --device-rate measures the disk's
+      sequential read rate with fio before each repeat; with th and thu, table then prints
+      TeraHeap against its bound: the larger of its uncapped time and what it read from the disk
+      at that rate
   bench.py plot F [--out DIR]
       breakdown bars per workload, normalized to Spark-SD, like the papers' figures
   bench.py table F
@@ -78,7 +81,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchlib import (CappedRun, Parser, add_csv_input, add_options, die, drop_page_cache,  # noqa: E402
-                      gc_times, h2_peak_bytes, key_values, mb, size, size_bytes)
+                      gc_times, h2_peak_bytes, key_values, mb, sequential_read_mbps, size, size_bytes)
 
 REPO = Path(__file__).resolve().parents[2]
 BUILD = REPO / "build"
@@ -150,9 +153,9 @@ FIELDS = ["time", "workload", "config", "scale", "heap_mb", "cap_mb", "h2_mb", "
           "h2_peak_mb", "h2_cached_at_peak_mb", "h2_worst_excess_mb", "h2_samples",
           "h2_dropped_mb", "storage", "hybrid_options", "placed_dram_blocks", "placed_nvm_blocks",
           "sync_blocks", "async_blocks", "async_share", "nvm_wait_s", "file_moved_blocks", "file_reads",
-          "file_full"]
+          "file_full", "device_read_mbps"]
 # The hybrid cache agent's figures a row keeps (from its summary line).
-HYBRID_FIELDS = FIELDS[FIELDS.index("placed_dram_blocks"):]
+HYBRID_FIELDS = FIELDS[FIELDS.index("placed_dram_blocks"):FIELDS.index("file_full") + 1]
 
 # Stack frames that are serialization or deserialization (Kryo's read and write paths, and
 # Spark's streams around them), as the papers' profiler attributed S/D time.
@@ -307,7 +310,8 @@ def run(args):
            "peak_mb": mb(peak), "checksum": result.get("checksum", ""),
            "tolerance": result.get("tolerance", ""), "log": str(log.relative_to(REPO)),
            "major_faults": faults, "read_mb": capped.read_mb, "storage": result.get("storage", ""),
-           "hybrid_options": args.hybrid_options or ""}
+           "hybrid_options": args.hybrid_options or "",
+           "device_read_mbps": getattr(args, "device_read_mbps", None) or ""}
     if args.config in HYBRID_MODES or args.config in HYBRID_FILE_MODES:
         summary = hybrid_summary(log)
         row.update({k: summary.get(k, "") for k in HYBRID_FIELDS})
@@ -486,6 +490,10 @@ def suite(args):
         runs = [(c, h) for c in args.configs for h in heaps
                 if c not in H_FREE or caps[h] not in [caps[k] for k in heaps[:heaps.index(h)]]]
         for rep in range(args.repeat):
+            # The device's rate beside this repeat's runs, for the bound (table).
+            rate = sequential_read_mbps(args.h2_dir or WORK) if args.device_rate else None
+            if rate:
+                print(f"{workload}: the disk reads {rate:.0f} MB/s sequentially (fio)", flush=True)
             # A new order per repeat: no configuration or H always runs first, or after another.
             for config, heap in random.sample(runs, len(runs)):
                 cap = caps[heap]
@@ -499,7 +507,7 @@ def suite(args):
                                         h2_dir=args.h2_dir, tier_outside_cap=args.tier_outside_cap,
                                         gc_each_job=False, h2_region=None,
                                         storage=args.storage, memory_fraction=args.memory_fraction,
-                                        hybrid_options=args.hybrid_options)
+                                        hybrid_options=args.hybrid_options, device_read_mbps=rate)
                 run(ns)
     # The figure goes to the build tree, wherever the CSV is kept.
     plot(argparse.Namespace(csv=str(out), out=str(BUILD / "bench")))
@@ -650,6 +658,7 @@ def table(args):
     best_heap_table(rows, stock, [c for c in variants if c not in H_FREE])
     ceiling_table(rows)
     disk_table(rows)
+    bound_table(rows)
 
 
 def best_heap_table(rows, stock, teraheap):
@@ -714,6 +723,39 @@ def ceiling_table(rows):
               f"{statistics.geometric_mean(ceilings):.2f}")
 
 
+def bound_table(rows):
+    """TeraHeap against the physical bound of its run (suite --device-rate, configurations th and
+    thu): the larger of its time uncapped, where nothing is read back from the disk, and the time
+    the disk takes to read what the capped run read, at the device's sequential rate."""
+    rated = [r for r in rows if r.get("device_read_mbps") and r["status"] == "ok"]
+    if not any(r["config"] == "th" for r in rated):
+        return
+    print("\n| workload | H (MB) | cap (MB) | TeraHeap | TeraHeap uncapped | read from disk (MB) "
+          "| disk's sequential rate (MB/s) | the read at that rate | bound | TeraHeap / bound |")
+    print("| --- " * 10 + "|")
+    ratios = []
+    for w in WORKLOADS + EXTRA_WORKLOADS:
+        for cap, heap in sweep_points(rated, w):
+            th = [r for r in rated if r["workload"] == w and r["config"] == "th"
+                  and r["cap_mb"] == cap and r["heap_mb"] == heap]
+            thu = [float(r["wall_s"]) for r in rated if r["workload"] == w and r["config"] == "thu"
+                   and r["heap_mb"] == heap]
+            if not th or not thu or not th[0]["read_mb"]:
+                continue
+            wall = statistics.median(float(r["wall_s"]) for r in th)
+            read = statistics.median(float(r["read_mb"]) for r in th)
+            rate = statistics.median(float(r["device_read_mbps"])
+                                     for r in rated if r["workload"] == w)
+            bound = max(statistics.median(thu), read / rate)
+            ratios.append(wall / bound)
+            print(f"| {w} | {heap} | {cap} | {wall:.1f} s ({len(th)}) | {statistics.median(thu):.1f} s "
+                  f"({len(thu)}) | {read:.0f} | {rate:.0f} | {read / rate:.1f} s | {bound:.1f} s "
+                  f"| {ratios[-1]:.2f} |")
+    if ratios:
+        print(f"\nTeraHeap / its bound over {len(ratios)} points: geometric mean "
+              f"{statistics.geometric_mean(ratios):.2f}, highest {max(ratios):.2f} (goal: 1.10 or less)")
+
+
 def disk_table(rows):
     """What each configuration read from the disks per run (medians), where the CSV counted it:
     a configuration that reads as much as another at the device's speed cannot be much faster."""
@@ -763,6 +805,10 @@ def main():
     s.add_argument("--heap-fraction", type=float, default=0.5, metavar="X",
                    help="H as a fraction of D (default: 0.5)")
     s.add_argument("--cap-extra", type=size, default="1g", metavar="SIZE", help="the cap is H plus this (default: 1g)")
+    s.add_argument("--device-rate", action="store_true",
+                   help="before each repeat, measure the disk's sequential read rate under H2's directory with fio "
+                        "(1 MiB direct reads, queue depth 32), kept in each row; table then prints TeraHeap "
+                        "against its bound (run with th and thu; default: off)")
     s.add_argument("--cap", metavar="SIZE",
                    help="one DRAM cap for every H instead of H plus --cap-extra; none: uncapped (default: unset)")
     for parser in (r, s):
