@@ -474,6 +474,11 @@ def record_exceeds_cap(workload, scale, heap, cap, csv_file):
 
 def suite(args):
     out = Path(args.csv)
+    if args.device_rate and out.exists() and out.stat().st_size:
+        with open(out, newline="") as f:
+            if "device_read_mbps" not in next(csv.reader(f)):
+                die(f"{out} was begun by an older bench.py and has no device_read_mbps column for "
+                    "--device-rate: give a new --csv")
     known = read_footprints()
     for workload in args.workloads:
         d = known.get((workload, args.scale)) or measure_footprint(workload, args.scale)
@@ -737,10 +742,10 @@ def bound_table(rows):
     for w in WORKLOADS + EXTRA_WORKLOADS:
         for cap, heap in sweep_points(rated, w):
             th = [r for r in rated if r["workload"] == w and r["config"] == "th"
-                  and r["cap_mb"] == cap and r["heap_mb"] == heap]
+                  and r["cap_mb"] == cap and r["heap_mb"] == heap and r["read_mb"]]
             thu = [float(r["wall_s"]) for r in rated if r["workload"] == w and r["config"] == "thu"
                    and r["heap_mb"] == heap]
-            if not th or not thu or not th[0]["read_mb"]:
+            if not th or not thu:
                 continue
             wall = statistics.median(float(r["wall_s"]) for r in th)
             read = statistics.median(float(r["read_mb"]) for r in th)

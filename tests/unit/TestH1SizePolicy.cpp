@@ -584,7 +584,7 @@ int main() {
     check(Policy::young_part(600 * M, share, 30 * M, old_max, align) == 200 * M, "little live data: not the share");
   });
 
-  test("young generation: survivors sized for a larger one take at most half of it, eden never grows", [&] {
+  test("young generation: survivors sized for a larger one take at most half of it, eden not past its ask", [&] {
     // A young share of 185M; the collector asks for a 60M eden and 128M survivors, as it does
     // while a cache is being built and nearly everything a minor GC copies survives.
     const size_t young = 185 * M, space_align = 512 * 1024;
@@ -599,7 +599,7 @@ int main() {
     Policy::fit_young(young, space_align, &e1, &s1, &taken);
     check(e1 + 2 * s1 <= young && e1 + 2 * s1 + 2 * space_align > young && e1 >= young / 2,
           "eden " + mb(e1) + " not the rest of " + mb(young) + " beside survivors of " + mb(s1));
-    check(eden % space_align == 0 && survivor % space_align == 0, "unaligned");
+    check(e1 % space_align == 0 && s1 % space_align == 0, "unaligned");
     // What fits is left alone.
     size_t e2 = 40 * M, s2 = 20 * M;
     taken = 0;
@@ -627,30 +627,65 @@ int main() {
 
   test("young generation: eden cut by a smaller share gets back what it asked for once the share grows", [&] {
     // Triangle Count: a shrink cut the young share to 42M and eden from the 63M the collector
-    // asked for to 18M; then the share grew back, but the collector, running only full GCs,
+    // asked for to 22M; then the share grew back, but the collector, running only full GCs,
     // asks for its current eden and no more.
     const size_t space_align = 512 * 1024;
     size_t taken = 0, eden = 63 * M, survivor = 10 * M;
     Policy::fit_young(42 * M, space_align, &eden, &survivor, &taken);
-    check(eden + 2 * survivor <= 42 * M, "cut: " + mb(eden) + " + 2 x " + mb(survivor) + " exceeds 42M");
+    check(eden == 22 * M && survivor == 10 * M, "cut: eden " + mb(eden) + ", survivor " + mb(survivor) + "; expected 22M, 10M");
     check(taken == 63 * M, "the eden asked for not kept: " + mb(taken));
-    // Asked for again while still cut: what was first asked for is kept.
-    size_t e1 = eden, s1 = survivor;
+    // Cut again on a smaller ask: the larger one is kept.
+    size_t e1 = 30 * M, s1 = 10 * M;
     Policy::fit_young(42 * M, space_align, &e1, &s1, &taken);
-    check(taken == 63 * M && e1 == eden, "second cut: kept " + mb(taken) + ", eden " + mb(e1));
+    check(taken == 63 * M && e1 == 22 * M, "second cut: kept " + mb(taken) + ", eden " + mb(e1));
+    // Cut on a larger ask: that one is kept.
+    size_t e1b = 70 * M, s1b = 10 * M;
+    Policy::fit_young(42 * M, space_align, &e1b, &s1b, &taken);
+    check(taken == 70 * M && e1b == 22 * M, "larger cut: kept " + mb(taken) + ", eden " + mb(e1b));
+    taken = 63 * M;
     // The share grows part way: eden takes the room, and the rest stays owed.
-    size_t e2 = e1, s2 = 10 * M;
+    size_t e2 = 22 * M, s2 = 10 * M;
     Policy::fit_young(70 * M, space_align, &e2, &s2, &taken);
     check(e2 == 50 * M && s2 == 10 * M && taken == 63 * M,
           "part way: eden " + mb(e2) + ", survivor " + mb(s2) + ", owed " + mb(taken) + "; expected 50M, 10M, 63M");
-    // Room for all of it: eden is back where the collector had it, and nothing more is owed.
-    size_t e3 = e2, s3 = 10 * M;
+    // Room for all of it: eden is asked back up to where the collector had it, no further.
+    size_t e3 = 50 * M, s3 = 10 * M;
     Policy::fit_young(170 * M, space_align, &e3, &s3, &taken);
-    check(e3 == 63 * M && taken == 0, "given back: eden " + mb(e3) + ", owed " + mb(taken));
+    check(e3 == 63 * M, "given back: eden " + mb(e3) + ", expected 63M");
+    // Owed until eden has grown to it: the collector may not resize eden when asked.
+    Policy::settle_eden_taken(50 * M, 50 * M, &taken);
+    check(taken == 63 * M, "eden still 50M, yet nothing owed");
+    Policy::settle_eden_taken(63 * M, 63 * M, &taken);
+    check(taken == 0, "eden back at 63M, yet " + mb(taken) + " owed");
     // Nothing owed: an eden that fits is left as asked, smaller or not.
     size_t e4 = 20 * M, s4 = 10 * M;
     Policy::fit_young(170 * M, space_align, &e4, &s4, &taken);
-    check(e4 == 20 * M && taken == 0, "nothing owed, yet eden " + mb(e4));
+    check(e4 == 20 * M, "nothing owed, yet eden " + mb(e4));
+  });
+
+  test("young generation: eden is given back beside survivors sized for a larger young generation", [&] {
+    // Owed 63M; the collector asks for its current 18M eden and 80M survivors in a 170M share:
+    // the survivors get a quarter each, and eden the rest up to what is owed.
+    const size_t space_align = 512 * 1024;
+    size_t taken = 63 * M, eden = 18 * M, survivor = 80 * M;
+    Policy::fit_young(170 * M, space_align, &eden, &survivor, &taken);
+    check(survivor <= 170 * M / 4 && eden == 63 * M && eden + 2 * survivor <= 170 * M,
+          "eden " + mb(eden) + ", survivor " + mb(survivor) + "; expected 63M beside a quarter each");
+    // Less room than owed: eden takes all of it.
+    size_t e1 = 18 * M, s1 = 80 * M;
+    Policy::fit_young(100 * M, space_align, &e1, &s1, &taken);
+    check(e1 + 2 * s1 <= 100 * M && e1 + 2 * s1 + 2 * space_align > 100 * M && e1 < 63 * M,
+          "eden " + mb(e1) + " not the rest of 100M beside survivors of " + mb(s1));
+  });
+
+  test("young generation: a shrink of the collector's own ends what is owed", [&] {
+    size_t taken = 63 * M;
+    Policy::settle_eden_taken(40 * M, 30 * M, &taken);
+    check(taken == 0, "the collector asked for 30M with 40M of eden, yet " + mb(taken) + " still owed");
+    // Asking for what eden has, or more, is no shrink.
+    taken = 63 * M;
+    Policy::settle_eden_taken(40 * M, 40 * M, &taken);
+    check(taken == 63 * M, "asked for the 40M eden has, and the debt was dropped");
   });
 
   std::printf("%d passed, %d failed\n", passed, failed);

@@ -262,22 +262,22 @@ size_t TeraHeapH1SizePolicy::young_part(size_t target, double share, size_t h1_l
   return part - part % alignment;
 }
 
+// Raises *eden towards what an earlier cut took, within `room`.
+static void give_back_eden(size_t room, size_t eden_taken, size_t* eden) {
+  const size_t back = room < eden_taken ? room : eden_taken;
+  if (back > *eden) {
+    *eden = back;
+  }
+}
+
 void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor,
                                      size_t* eden_taken) {
   if (alignment == 0) {
     alignment = 1;
   }
   if (*eden + 2 * *survivor <= young) {
-    // It fits: give eden back what an earlier cut took, as far as it fits.
-    if (*eden_taken > *eden) {
-      size_t room = young - 2 * *survivor;
-      room -= room % alignment;
-      const size_t back = room < *eden_taken ? room : *eden_taken;
-      *eden = back > *eden ? back : *eden;
-    }
-    if (*eden >= *eden_taken) {
-      *eden_taken = 0;
-    }
+    size_t room = young - 2 * *survivor;
+    give_back_eden(room - room % alignment, *eden_taken, eden);
     return;
   }
   // Survivors take at most half, eden up to the rest. Eden must not be what
@@ -298,6 +298,14 @@ void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* ede
   if (*eden > e) {
     *eden_taken = *eden > *eden_taken ? *eden : *eden_taken;
     *eden = e;
+  } else {
+    give_back_eden(e, *eden_taken, eden);
+  }
+}
+
+void TeraHeapH1SizePolicy::settle_eden_taken(size_t eden_now, size_t asked, size_t* eden_taken) {
+  if (eden_now >= *eden_taken || asked < eden_now) {
+    *eden_taken = 0;
   }
 }
 

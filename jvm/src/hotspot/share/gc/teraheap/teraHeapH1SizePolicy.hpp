@@ -216,15 +216,21 @@ public:
   // for a young generation larger than `young`; they get at most half of it
   // and eden what it asked for up to the rest, so that minor GCs do not run
   // back to back over a sliver of eden. Neither grows past what was asked
-  // for, with one exception: *eden_taken keeps the eden asked for when one
-  // was last cut (0: none), and once `young` has room again eden gets back
-  // up to it. The collector cannot do that itself: it grows eden from its
-  // current size, in steps scaled by the share of GC time minor GCs take,
-  // and a heap whose old generation is full runs only full GCs (Triangle
-  // Count: eden cut from 63 MB to 18 MB by a shrink stayed there after the
-  // grow that undid it, through 1,900 full GCs).
+  // for, with one exception: *eden_taken keeps the largest eden asked for
+  // while eden was cut (0: none), and once `young` has room again eden gets
+  // back up to it. The collector cannot do that itself: it grows eden from
+  // its current size, in steps scaled by the share of GC time minor GCs
+  // take, and a heap whose old generation is full runs only full GCs
+  // (Triangle Count: an eden cut by a shrink stayed small after the grow
+  // that undid it, through 1,900 full GCs).
   static void fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor,
                         size_t* eden_taken);
+  // Before fit_young, with eden's size now and the eden the collector asks
+  // for: nothing is owed any more once eden has grown back (the collector
+  // may not reach a size asked for at once: eden not empty, or the survivor
+  // in the way), or when the collector asks for less than eden has, a
+  // shrink of its own.
+  static void settle_eden_taken(size_t eden_now, size_t asked, size_t* eden_taken);
 
   static const char* action_name(Action action);
 };

@@ -5,6 +5,7 @@
  */
 
 #include "precompiled.hpp"
+#include "gc/parallel/mutableSpace.hpp"
 #include "gc/parallel/parallelScavengeHeap.hpp"
 #include "gc/parallel/psOldGen.hpp"
 #include "gc/parallel/psVirtualspace.hpp"
@@ -52,5 +53,7 @@ void TeraHeapParallelH1Sizing::limit_generations(size_t* eden, size_t* survivor)
   if (old->capacity_in_bytes() > old_room) {
     old->resize(old_room - old->used_in_bytes());
   }
+  TeraHeapH1SizePolicy::settle_eden_taken(ParallelScavengeHeap::young_gen()->eden_space()->capacity_in_bytes(),
+                                          *eden, &_eden_taken);
   TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor, &_eden_taken);
 }

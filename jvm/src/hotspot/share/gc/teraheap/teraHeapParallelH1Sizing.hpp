@@ -15,7 +15,7 @@
 // always does; these lower the sizes it asks for below the target, and a
 // generation that shrinks uncommits its pages.
 class TeraHeapParallelH1Sizing : AllStatic {
-  // The eden the collector asked for when the limit last cut it (0: none).
+  // The largest eden the collector asked for while the limit cut it (0: none).
   static size_t _eden_taken;
 
   static size_t young_limit();
