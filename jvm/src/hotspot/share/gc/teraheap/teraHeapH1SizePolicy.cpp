@@ -303,8 +303,8 @@ void TeraHeapH1SizePolicy::fit_young(size_t young, size_t alignment, size_t* ede
   }
 }
 
-void TeraHeapH1SizePolicy::settle_eden_taken(size_t eden_now, size_t asked, size_t* eden_taken) {
-  if (eden_now >= *eden_taken || asked < eden_now) {
+void TeraHeapH1SizePolicy::settle_eden_taken(size_t eden_now, size_t* eden_taken) {
+  if (eden_now >= *eden_taken) {
     *eden_taken = 0;
   }
 }

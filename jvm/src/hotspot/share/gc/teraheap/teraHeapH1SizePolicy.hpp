@@ -225,12 +225,12 @@ public:
   // that undid it, through 1,900 full GCs).
   static void fit_young(size_t young, size_t alignment, size_t* eden, size_t* survivor,
                         size_t* eden_taken);
-  // Before fit_young, with eden's size now and the eden the collector asks
-  // for: nothing is owed any more once eden has grown back (the collector
-  // may not reach a size asked for at once: eden not empty, or the survivor
-  // in the way), or when the collector asks for less than eden has, a
-  // shrink of its own.
-  static void settle_eden_taken(size_t eden_now, size_t asked, size_t* eden_taken);
+  // Before fit_young, with eden's size now: nothing is owed any more once
+  // eden has grown back. Not before: the collector may not reach a size
+  // asked for at once (eden not empty, a survivor in the way). Nor when it
+  // asks for less than eden has: it does so while survivors grow, with the
+  // old generation full, where a small eden means back-to-back full GCs.
+  static void settle_eden_taken(size_t eden_now, size_t* eden_taken);
 
   static const char* action_name(Action action);
 };

@@ -54,6 +54,6 @@ void TeraHeapParallelH1Sizing::limit_generations(size_t* eden, size_t* survivor)
     old->resize(old_room - old->used_in_bytes());
   }
   TeraHeapH1SizePolicy::settle_eden_taken(ParallelScavengeHeap::young_gen()->eden_space()->capacity_in_bytes(),
-                                          *eden, &_eden_taken);
+                                          &_eden_taken);
   TeraHeapH1SizePolicy::fit_young(young, SpaceAlignment, eden, survivor, &_eden_taken);
 }
