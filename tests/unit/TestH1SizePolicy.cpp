@@ -3,6 +3,7 @@
 // its decisions. Built and run by tests/unit/run.sh.
 #include "gc/teraheap/teraHeapH1SizePolicy.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -84,6 +85,21 @@ int main() {
     tight.initialize(budget, h1_min, h1_max, align, 3500 * M, true);
     check(tight.target() == tight.ceiling(3500 * M) && tight.target() < h1_max,
           "target " + mb(tight.target()) + " not held to the ceiling " + mb(tight.ceiling(3500 * M)));
+  });
+
+  test("the limit the collector holds H1 to rises to the floor at once, within the ceiling", [&] {
+    // Triangle Count: a target of 362M when a full GC finds 338M live. Until the next decision
+    // raises the target, the collector is held to 1.5x the live data, not to the target.
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other, false);   // target a quarter: 1024M
+    check(p.limit(100 * M, other) == p.target(), "little live data: limit " + mb(p.limit(100 * M, other)));
+    const size_t live = 1000 * M;
+    check(p.limit(live, other) == p.floor(live) && p.floor(live) >= 1500 * M,
+          "1000M live: limit " + mb(p.limit(live, other)) + ", expected the floor " + mb(p.floor(live)));
+    check(p.target() == budget / 4, "the limit moved the target: " + mb(p.target()));
+    // The memory-safe ceiling wins: with 3G outside H1 the floor of 1500M does not fit.
+    check(p.limit(live, 3072 * M) == std::max(p.target(), p.ceiling(3072 * M)),
+          "limit " + mb(p.limit(live, 3072 * M)) + " past the ceiling " + mb(p.ceiling(3072 * M)));
   });
 
   test("the ceiling keeps the budget less the reserve and the JVM's other memory", [&] {

@@ -81,6 +81,13 @@ size_t TeraHeapH1SizePolicy::whole_h2_level(size_t other_memory, size_t h2_data)
   return level > _h1_max ? _h1_max : level;
 }
 
+size_t TeraHeapH1SizePolicy::limit(size_t h1_live, size_t other_memory) const {
+  size_t low = floor(h1_live);
+  const size_t safe = ceiling(other_memory);
+  low = low < safe ? low : safe;
+  return _target > low ? _target : low;
+}
+
 size_t TeraHeapH1SizePolicy::floor(size_t h1_live) const {
   const double wanted = h1_live * live_headroom;
   size_t bytes = wanted >= (double)_h1_max ? _h1_max : (size_t)wanted;

@@ -191,6 +191,13 @@ public:
   // memory and, when it fits, H2's data (h2_data 0: the memory-safe ceiling).
   size_t ceiling(size_t other_memory, size_t h2_data = 0) const;
   size_t floor(size_t h1_live) const;
+  // What the collector holds H1 to between decisions: the target, or the
+  // floor for h1_live if that is higher (within the memory-safe ceiling).
+  // A full GC that finds more live data raises it at once: a target below
+  // the floor until the next decision leaves the old generation no room to
+  // promote into, and an eden cut then stays small (Parallel resizes eden
+  // only when it is empty, which it is not after such a full GC).
+  size_t limit(size_t h1_live, size_t other_memory) const;
   // The largest H1 that leaves the page cache room for all of H2's data, with
   // the slack besides; 0 if none does (or H2 holds nothing).
   size_t whole_h2_level(size_t other_memory, size_t h2_data) const;

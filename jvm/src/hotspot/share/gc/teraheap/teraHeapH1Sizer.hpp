@@ -83,6 +83,9 @@ public:
   // target.
   static void decide_if_due();
   static size_t target() { return _policy.target(); }
+  // What the collectors hold H1 to: the target, raised to the floor as soon
+  // as a full GC finds more live data (TeraHeapH1SizePolicy::limit).
+  static size_t limit() { return _policy.limit(_h1_live, _other_memory); }
   // The live data of H1 as the last GC that finds it (a full GC, G1's Remark)
   // left it: the policy's floor.
   static size_t h1_live() { return _h1_live; }

@@ -24,7 +24,7 @@ size_t TeraHeapParallelH1Sizing::young_limit() {
   PSYoungGen* young = ParallelScavengeHeap::young_gen();
   PSOldGen* old = ParallelScavengeHeap::old_gen();
   const double share = (double)young->max_gen_size() / (young->max_gen_size() + old->max_gen_size());
-  const size_t limit = TeraHeapH1SizePolicy::young_part(TeraHeapH1Sizer::target(), share,
+  const size_t limit = TeraHeapH1SizePolicy::young_part(TeraHeapH1Sizer::limit(), share,
                                                         TeraHeapH1Sizer::h1_live(), old->max_gen_size(),
                                                         GenAlignment);
   return MAX2(limit, young->min_gen_size());
@@ -34,8 +34,8 @@ size_t TeraHeapParallelH1Sizing::limit_old_free_space(size_t desired_free, size_
   TeraHeapH1Sizer::set_h1_live(old_used);  // right after compaction: what the full GC found live
   TeraHeapH1Sizer::decide_if_due();
   const size_t young = MIN2(ParallelScavengeHeap::young_gen()->virtual_space()->committed_size(), young_limit());
-  const size_t target = TeraHeapH1Sizer::target();
-  const size_t old_room = target > young ? target - young : 0;
+  const size_t h1_limit = TeraHeapH1Sizer::limit();
+  const size_t old_room = h1_limit > young ? h1_limit - young : 0;
   const size_t free_room = old_room > old_used ? old_room - old_used : 0;
   return MIN2(desired_free, free_room);
 }
@@ -47,8 +47,8 @@ void TeraHeapParallelH1Sizing::limit_generations(size_t* eden, size_t* survivor)
   // committed above its share of the target, down to what it uses.
   PSOldGen* old = ParallelScavengeHeap::old_gen();
   const size_t young = young_limit();
-  const size_t target = TeraHeapH1Sizer::target();
-  const size_t old_room = align_up(MAX2(target > young ? target - young : 0, old->used_in_bytes()),
+  const size_t h1_limit = TeraHeapH1Sizer::limit();
+  const size_t old_room = align_up(MAX2(h1_limit > young ? h1_limit - young : 0, old->used_in_bytes()),
                                    GenAlignment);
   if (old->capacity_in_bytes() > old_room) {
     old->resize(old_room - old->used_in_bytes());
