@@ -42,6 +42,7 @@ static Policy::Signals window(double gc_share, double io_share, size_t live, siz
   s.gc_seconds = gc_share * 2.0;
   s.h2_seconds = h2_share * 2.0;
   s.io_stall_seconds = io_share * 2.0;
+  s.major_faults = 1e6;   // enough to account for any wait
   s.gc_io_seconds = 0;
   s.h1_live = live;
   s.other_memory = other;
@@ -148,6 +149,38 @@ int main() {
     d = p.decide(s);
     check(d.gc_share > 0.199 && d.gc_share < 0.201, "GC share " + std::to_string(d.gc_share) + ", expected 20%");
     check(d.action == Policy::grow, std::string("20% GC against 5% I/O: ") + Policy::action_name(d.action));
+  });
+
+  test("I/O wait counts only as far as major faults account for it", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    const size_t start = p.target();
+    // 30% of the interval waiting for I/O: writeback, or files read with system calls.
+    Policy::Signals s = window(0.01, 0.30, 100 * M, other);
+    s.major_faults = 0;
+    Policy::Decision d = p.decide(s);
+    check(d.action == Policy::hold && d.to == start && d.io_share == 0,
+          std::string("I/O wait without faults: ") + Policy::action_name(d.action) + " to " + mb(d.to) +
+          ", I/O share " + std::to_string(d.io_share));
+    // A few faults account for a few of their bound's worth, below significance.
+    s.major_faults = 3;
+    d = p.decide(s);
+    const double few = 3 * Policy::max_fault_seconds / s.seconds;
+    check(d.action == Policy::hold && d.io_share > few * 0.99 && d.io_share < few * 1.01,
+          std::string("3 faults: ") + Policy::action_name(d.action) + ", I/O share " + std::to_string(d.io_share));
+    // Enough faults for part of the wait: that part shrinks, by its steps.
+    s.major_faults = 20;
+    d = p.decide(s);
+    const double part = 20 * Policy::max_fault_seconds / s.seconds;
+    check(d.action == Policy::shrink && d.io_share > part * 0.99 && d.io_share < part * 1.01 && part < 0.30,
+          std::string("20 faults: ") + Policy::action_name(d.action) + ", I/O share " + std::to_string(d.io_share));
+    const size_t two_steps = (size_t)(budget * Policy::step_fraction * 2) / align * align;
+    check(d.to == start - two_steps, "shrank by " + mb(d.from - d.to) + ", expected " + mb(two_steps));
+    // Faults for all of it: the wait counts whole, no more.
+    s.major_faults = 1000;
+    d = p.decide(s);
+    check(d.action == Policy::shrink && d.io_share > 0.299 && d.io_share < 0.301,
+          "I/O share " + std::to_string(d.io_share) + " with faults for all of it");
   });
 
   test("H2's data that fits in half the budget keeps its room in the page cache", [&] {

@@ -23,6 +23,7 @@ const double TeraHeapH1SizePolicy::undo_window_seconds  = 5;
 const double TeraHeapH1SizePolicy::hold_off_seconds     = 10;
 const double TeraHeapH1SizePolicy::max_hold_off_seconds = 80;
 const double TeraHeapH1SizePolicy::max_io_at_whole      = 0.5;
+const double TeraHeapH1SizePolicy::max_fault_seconds    = 0.020;
 
 void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
                                       size_t alignment, size_t other_memory, bool start_at_max) {
@@ -177,7 +178,9 @@ TeraHeapH1SizePolicy::Decision TeraHeapH1SizePolicy::decide(const Signals& s) {
   const double not_h1 = s.h2_seconds > s.gc_io_seconds ? s.h2_seconds : s.gc_io_seconds;
   const double h1_gc_seconds = s.gc_seconds > not_h1 ? s.gc_seconds - not_h1 : 0;
   d.gc_share = s.seconds > 0 ? h1_gc_seconds / s.seconds : 0;
-  d.io_share = s.seconds > 0 ? s.io_stall_seconds / s.seconds : 0;
+  const double fault_io_seconds = s.major_faults * max_fault_seconds;
+  const double io_seconds = s.io_stall_seconds < fault_io_seconds ? s.io_stall_seconds : fault_io_seconds;
+  d.io_share = s.seconds > 0 ? io_seconds / s.seconds : 0;
 
   // Only a level above the floor is one H1 can stop at.
   d.whole_level = whole_h2_level(s.other_memory, s.h2_data);

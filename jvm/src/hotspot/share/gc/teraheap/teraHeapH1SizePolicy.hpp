@@ -57,6 +57,14 @@
 // where GC took 66% of the time, and the grows that followed brought the
 // reads back.)
 //
+// Only the I/O wait that comes with major faults counts: H2 is read back
+// through faults on its mapping, and a wait without them (the writeback of a
+// move, files read or written with system calls, another process on a
+// machine-wide pressure file) is not H2's pages, which a smaller H1 would
+// keep cached. Each fault counts for at most max_fault_seconds of the wait.
+// (Triangle Count: shrinks on I/O wait with 0 to 3 faults cut eden while its
+// working set built, and it ran full GCs back to back.)
+//
 // A shrink can also fail to pay: when H2's data is larger than any page cache
 // the budget allows, or the I/O wait is not H2's at all (another process, the
 // writeback of a move), a smaller H1 saves little I/O wait and costs GC time,
@@ -76,6 +84,7 @@ public:
                               // (moving groups, freeing regions), which a
                               // larger H1 would not save: not counted as loss
     double io_stall_seconds;  // of which some thread waited for I/O
+    double major_faults;      // the process's major page faults in the interval
     double gc_io_seconds;     // of the GC time, spent waiting for I/O (in
                               // both gc_seconds and io_stall_seconds)
     size_t h1_live;           // H1 bytes live after the last full GC
@@ -98,7 +107,7 @@ public:
     size_t floor;
     size_t ceiling;
     double gc_share;   // of the interval, TeraHeap's own work left out
-    double io_share;
+    double io_share;   // of the interval, the I/O wait the faults account for
     bool undone;            // this grow undid a shrink that did not pay
     bool shrink_held;       // the I/O wait asked for a shrink the hold stopped (in part)
     size_t held_level;      // no shrink goes below this ...
@@ -136,6 +145,9 @@ public:
   static const double undo_window_seconds;
   static const double hold_off_seconds;
   static const double max_hold_off_seconds;
+  // One major fault accounts for at most this much I/O wait: a huge page
+  // read from a slow device.
+  static const double max_fault_seconds;
   // A grow past the whole-H2 level never has to beat more GC time than this.
   static const double max_io_at_whole;
 

@@ -182,6 +182,7 @@ void TeraHeapH1Sizer::decide_if_due() {
   s.h2_seconds = _h2_seconds.since_last_decision();
   s.gc_io_seconds = _gc_io_seconds.since_last_decision();
   s.io_stall_seconds = io;
+  s.major_faults = (double)(faults - _last_major_faults);
   s.h1_live = _h1_live;
   s.other_memory = _other_memory;
   s.h2_data = _h2_data;
@@ -200,12 +201,12 @@ void TeraHeapH1Sizer::decide_if_due() {
   if (hold ? holds.is_enabled() : changes.is_enabled()) {
     LogStream ls(hold ? LogTargetHandle(holds) : LogTargetHandle(changes));
     ls.print_cr("H1 %s " SIZE_FORMAT "M -> " SIZE_FORMAT "M: GC %.1f%% (not counted: the larger of moves to H2 %.1f%% and I/O waits in GC %.1f%%), "
-                "I/O wait %.1f%%, " UINT64_FORMAT " major faults in %.1fs; committed " SIZE_FORMAT "M, live "
+                "I/O wait %.1f%% (of %.1f%% measured, as far as " UINT64_FORMAT " major faults account for it) in %.1fs; committed " SIZE_FORMAT "M, live "
                 SIZE_FORMAT "M, other memory " SIZE_FORMAT "M, H2 data " SIZE_FORMAT "M; floor " SIZE_FORMAT
                 "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
                 TeraHeapH1SizePolicy::action_name(d.action), d.from / M, d.to / M,
                 d.gc_share * 100, s.h2_seconds / s.seconds * 100, s.gc_io_seconds / s.seconds * 100,
-                d.io_share * 100, faults - _last_major_faults, s.seconds,
+                d.io_share * 100, s.io_stall_seconds / s.seconds * 100, faults - _last_major_faults, s.seconds,
                 h1_committed() / M, _h1_live / M, _other_memory / M, _h2_data / M, d.floor / M, d.ceiling / M,
                 _policy.budget() / M);
     if (d.undone) {
