@@ -261,7 +261,7 @@ public class TestTeraHeapDynamicH1 {
             // G1 gives regions back after young pauses too, not only at Remark and full GCs.
             // Never below what is in use plus G1's minimum young generation and reserve (15% by
             // default), so that no pause runs out of regions to evacuate into.
-            Matcher sm = Pattern.compile("H1 shrunk after the pause: (\\d+)M -> (\\d+)M \\(target \\d+M, in use (\\d+)M\\)")
+            Matcher sm = Pattern.compile("H1 shrunk after the pause: (\\d+)M -> (\\d+)M \\(limit \\d+M, in use (\\d+)M\\)")
                     .matcher(out.getStdout());
             int youngShrinks = 0;
             while (sm.find()) {

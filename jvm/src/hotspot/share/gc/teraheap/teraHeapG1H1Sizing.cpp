@@ -1,5 +1,5 @@
 /*
- * G1's heap size held to the target of H1's run-time sizer.
+ * G1's heap size held to the limit of H1's run-time sizer.
  *
  * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
@@ -17,9 +17,10 @@
 #include "logging/log.hpp"
 #include "utilities/align.hpp"
 
-// The target in whole regions.
-static size_t target_bytes() {
-  return align_up(TeraHeapH1Sizer::target(), HeapRegion::GrainBytes);
+// What the sizer holds H1 to (its target, or the floor for the live data
+// the last marking or full GC found), in whole regions.
+static size_t limit_bytes() {
+  return align_up(TeraHeapH1Sizer::limit(), HeapRegion::GrainBytes);
 }
 
 // The smallest heap that leaves G1, beside the regions in use, its minimum
@@ -40,9 +41,9 @@ static size_t floor_bytes() {
   return regions * HeapRegion::GrainBytes;
 }
 
-// The target, or the floor if it is higher.
+// The limit, or G1's floor if it is higher.
 static size_t kept_bytes() {
-  return MAX2(target_bytes(), floor_bytes());
+  return MAX2(limit_bytes(), floor_bytes());
 }
 
 // What G1 has committed above that.
@@ -97,9 +98,9 @@ size_t TeraHeapG1H1Sizing::after_young_pause(size_t expand_bytes) {
       g1h->shrink(excess);
       g1h->uncommit_regions_if_necessary();
       if (g1h->capacity() < before) {
-        log_debug(gc, teraheap, resize)("H1 shrunk after the pause: " SIZE_FORMAT "M -> " SIZE_FORMAT "M (target "
+        log_debug(gc, teraheap, resize)("H1 shrunk after the pause: " SIZE_FORMAT "M -> " SIZE_FORMAT "M (limit "
                                         SIZE_FORMAT "M, in use " SIZE_FORMAT "M)", before / M, g1h->capacity() / M,
-                                        target_bytes() / M, g1h->used() / M);
+                                        limit_bytes() / M, g1h->used() / M);
       }
     }
     return 0;

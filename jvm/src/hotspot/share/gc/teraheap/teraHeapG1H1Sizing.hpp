@@ -1,5 +1,5 @@
 /*
- * G1's heap size held to the target of H1's run-time sizer.
+ * G1's heap size held to the limit of H1's run-time sizer.
  *
  * Part of TeraHeap for OpenJDK 17. GPL v2 only, as the rest of HotSpot.
  */
@@ -14,8 +14,9 @@
 // G1 sizes its heap itself: after a young or mixed pause it expands when its
 // GC time passes the GCTimeRatio goal, and at Remark and after a full GC it
 // resizes to MinHeapFreeRatio and MaxHeapFreeRatio, uncommitting free
-// regions. Both are capped at the target, or at a floor if that is higher:
-// the regions in use outside eden plus G1's minimum young generation and
+// regions. Both are capped at the sizer's limit (its target, or 1.5x the
+// live data the last marking or full GC found), or at a floor if that is
+// higher: the regions in use outside eden plus G1's minimum young generation and
 // reserve, which no shrink goes below. A heap above both shrinks at Remark
 // and after a full GC, and at the end of a young or mixed pause while no
 // marking cycle runs (a job that scans H2 may run no cycle for minutes):
@@ -25,12 +26,12 @@
 class TeraHeapG1H1Sizing : AllStatic {
 public:
   // End of a young or mixed pause, before G1 expands its heap by
-  // `expand_bytes`: shrinks the heap to the target if it is above it and
-  // may; returns the expansion that keeps it within the target.
+  // `expand_bytes`: shrinks the heap to the limit if it is above it and
+  // may; returns the expansion that keeps it within the limit.
   static size_t after_young_pause(size_t expand_bytes);
   // Remark, and the end of a full GC: *bytes is the resize G1 will make (an
-  // expansion if *expand); bounded to keep the heap within the target, or a
-  // shrink to it. The live data the GC found sets the target's floor.
+  // expansion if *expand); bounded to keep the heap within the limit, or a
+  // shrink to it. The live data the GC found sets the limit's floor.
   static void limit_resize(size_t* bytes, bool* expand);
 };
 
