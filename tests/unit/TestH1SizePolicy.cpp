@@ -162,18 +162,22 @@ int main() {
     check(d.action == Policy::hold && d.to == start && d.io_share == 0,
           std::string("I/O wait without faults: ") + Policy::action_name(d.action) + " to " + mb(d.to) +
           ", I/O share " + std::to_string(d.io_share));
-    // A few faults account for a few of their bound's worth, below significance.
-    s.major_faults = 3;
+    // One fault accounts for its bound's worth, below significance.
+    s.major_faults = 1;
     d = p.decide(s);
-    const double few = 3 * Policy::max_fault_seconds / s.seconds;
-    check(d.action == Policy::hold && d.io_share > few * 0.99 && d.io_share < few * 1.01,
-          std::string("3 faults: ") + Policy::action_name(d.action) + ", I/O share " + std::to_string(d.io_share));
-    // Enough faults for part of the wait: that part shrinks, by its steps.
-    s.major_faults = 20;
+    const double few = Policy::max_fault_seconds / s.seconds;
+    check(d.action == Policy::hold && d.io_share > few * 0.99 && d.io_share < few * 1.01 &&
+          few < Policy::significant_share,
+          std::string("1 fault: ") + Policy::action_name(d.action) + ", I/O share " + std::to_string(d.io_share));
+    // Enough faults for part of the wait (20% of the interval): that part shrinks, by its steps.
+    const double faults = (double)(long)(0.20 * s.seconds / Policy::max_fault_seconds + 0.5);
+    s.major_faults = faults;
     d = p.decide(s);
-    const double part = 20 * Policy::max_fault_seconds / s.seconds;
-    check(d.action == Policy::shrink && d.io_share > part * 0.99 && d.io_share < part * 1.01 && part < 0.30,
-          std::string("20 faults: ") + Policy::action_name(d.action) + ", I/O share " + std::to_string(d.io_share));
+    const double part = faults * Policy::max_fault_seconds / s.seconds;
+    check(d.action == Policy::shrink && d.io_share > part * 0.99 && d.io_share < part * 1.01 &&
+          part > 0.19 && part < 0.21,
+          std::to_string(faults) + " faults: " + Policy::action_name(d.action) + ", I/O share " +
+          std::to_string(d.io_share));
     const size_t two_steps = (size_t)(budget * Policy::step_fraction * 2) / align * align;
     check(d.to == start - two_steps, "shrank by " + mb(d.from - d.to) + ", expected " + mb(two_steps));
     // Faults for all of it: the wait counts whole, no more.
@@ -181,6 +185,18 @@ int main() {
     d = p.decide(s);
     check(d.action == Policy::shrink && d.io_share > 0.299 && d.io_share < 0.301,
           "I/O share " + std::to_string(d.io_share) + " with faults for all of it");
+  });
+
+  test("a shrink on wait the faults bound is undone by GC time above that bound, not above the wait", [&] {
+    Policy p;
+    p.initialize(budget, h1_min, h1_max, align, other);
+    Policy::Signals s = window(0.01, 0.30, 100 * M, other);   // 30% measured ...
+    s.major_faults = (double)(long)(0.10 * s.seconds / Policy::max_fault_seconds + 0.5);   // ... 10% counted
+    Policy::Decision d = p.decide(s);
+    check(d.action == Policy::shrink && d.io_share < 0.11, std::string("first: ") + Policy::action_name(d.action));
+    d = p.decide(window(0.20, 0.0, 100 * M, other));   // 20% GC: more than the 10% the shrink saved
+    check(d.action == Policy::grow && d.undone, std::string("20% GC after a shrink on 10%: ") +
+          Policy::action_name(d.action) + (d.undone ? ", undone" : ", not undone"));
   });
 
   test("H2's data that fits in half the budget keeps its room in the page cache", [&] {

@@ -23,7 +23,7 @@ const double TeraHeapH1SizePolicy::undo_window_seconds  = 5;
 const double TeraHeapH1SizePolicy::hold_off_seconds     = 10;
 const double TeraHeapH1SizePolicy::max_hold_off_seconds = 80;
 const double TeraHeapH1SizePolicy::max_io_at_whole      = 0.5;
-const double TeraHeapH1SizePolicy::max_fault_seconds    = 0.020;
+const double TeraHeapH1SizePolicy::max_fault_seconds    = 0.050;
 
 void TeraHeapH1SizePolicy::initialize(size_t budget, size_t h1_min, size_t h1_max,
                                       size_t alignment, size_t other_memory, bool start_at_max) {

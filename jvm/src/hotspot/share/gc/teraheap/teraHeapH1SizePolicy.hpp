@@ -66,9 +66,9 @@
 // working set built, and it ran full GCs back to back.)
 //
 // A shrink can also fail to pay: when H2's data is larger than any page cache
-// the budget allows, or the I/O wait is not H2's at all (another process, the
-// writeback of a move), a smaller H1 saves little I/O wait and costs GC time,
-// and the next decision grows H1 back. Such a shrink is not repeated at once:
+// the budget allows, or the I/O wait is not H2's though faults come with it
+// (another process, the writeback of a move), a smaller H1 saves little I/O
+// wait and costs GC time, and the next decision grows H1 back. Such a shrink is not repeated at once:
 // for a while no shrink goes below the target it started from, twice as long
 // after each shrink undone in a row.
 //
@@ -145,8 +145,10 @@ public:
   static const double undo_window_seconds;
   static const double hold_off_seconds;
   static const double max_hold_off_seconds;
-  // One major fault accounts for at most this much I/O wait: a huge page
-  // read from a slow device.
+  // One major fault accounts for at most this much I/O wait. With huge pages
+  // a fault reads 4 MB, and threads that touch the part still being read
+  // wait without a major fault of their own: shrinks while H2 is scanned
+  // came with up to 52 ms of wait per fault.
   static const double max_fault_seconds;
   // A grow past the whole-H2 level never has to beat more GC time than this.
   static const double max_io_at_whole;

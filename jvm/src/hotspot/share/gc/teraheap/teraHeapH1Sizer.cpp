@@ -27,7 +27,9 @@ double   TeraHeapH1Sizer::_last_time = 0;
 double   TeraHeapH1Sizer::_last_gc_seconds = 0;
 TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_h2_seconds;
 TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_gc_io_seconds;
+TeraHeapH1Sizer::GCSeconds TeraHeapH1Sizer::_gc_faults;
 double   TeraHeapH1Sizer::_io_at_h2_work = 0;
+uint64_t TeraHeapH1Sizer::_faults_at_h2_work = 0;
 double   TeraHeapH1Sizer::_last_io_seconds = 0;
 uint64_t TeraHeapH1Sizer::_last_major_faults = 0;
 size_t   TeraHeapH1Sizer::_h1_live = 0;
@@ -151,10 +153,13 @@ void TeraHeapH1Sizer::add_h2_seconds(double seconds) {
 
 void TeraHeapH1Sizer::h2_work_begins() {
   _io_at_h2_work = io_seconds_now(_io_from_psi);
+  _faults_at_h2_work = TeraHeapKernelCounters::major_faults();
 }
 
 void TeraHeapH1Sizer::h2_work_ends(size_t h2_data) {
   _gc_io_seconds.add(MAX2(io_seconds_now(_io_from_psi) - _io_at_h2_work, 0.0));
+  const uint64_t faults = TeraHeapKernelCounters::major_faults();
+  _gc_faults.add(faults > _faults_at_h2_work ? (double)(faults - _faults_at_h2_work) : 0.0);
   _h2_data = h2_data;
 }
 
@@ -164,12 +169,16 @@ void TeraHeapH1Sizer::decide_if_due() {
     return;
   }
   const double gc = gc_seconds();
-  const uint64_t faults = TeraHeapKernelCounters::major_faults();
   // The I/O wait of a full GC running now goes with its pause, which the
-  // collectors' timers count only at its end: into the next interval.
+  // collectors' timers count only at its end: into the next interval, and
+  // the faults that bound it with it.
   const double io_total = io_seconds_now(_io_from_psi) - _gc_io_seconds.in_current_gc();
   const double io = MAX2(io_total - _last_io_seconds, 0.0);
   _last_io_seconds = MAX2(io_total, _last_io_seconds);
+  const uint64_t faults_now = TeraHeapKernelCounters::major_faults();
+  const uint64_t in_gc = (uint64_t)_gc_faults.in_current_gc();
+  const uint64_t faults_total = MAX2(faults_now > in_gc ? faults_now - in_gc : 0, _last_major_faults);
+  const uint64_t faults = faults_total - _last_major_faults;
   // Regions a collector gave back but has not uncommitted yet are resident
   // and not in H1's committed size: no sample while there are some.
   if (!TeraHeapCollector::current()->h1_uncommit_pending()) {
@@ -182,7 +191,7 @@ void TeraHeapH1Sizer::decide_if_due() {
   s.h2_seconds = _h2_seconds.since_last_decision();
   s.gc_io_seconds = _gc_io_seconds.since_last_decision();
   s.io_stall_seconds = io;
-  s.major_faults = (double)(faults - _last_major_faults);
+  s.major_faults = (double)faults;
   s.h1_live = _h1_live;
   s.other_memory = _other_memory;
   s.h2_data = _h2_data;
@@ -206,7 +215,7 @@ void TeraHeapH1Sizer::decide_if_due() {
                 "M, ceiling " SIZE_FORMAT "M of " SIZE_FORMAT "M",
                 TeraHeapH1SizePolicy::action_name(d.action), d.from / M, d.to / M,
                 d.gc_share * 100, s.h2_seconds / s.seconds * 100, s.gc_io_seconds / s.seconds * 100,
-                d.io_share * 100, s.io_stall_seconds / s.seconds * 100, faults - _last_major_faults, s.seconds,
+                d.io_share * 100, s.io_stall_seconds / s.seconds * 100, faults, s.seconds,
                 h1_committed() / M, _h1_live / M, _other_memory / M, _h2_data / M, d.floor / M, d.ceiling / M,
                 _policy.budget() / M);
     if (d.undone) {
@@ -236,5 +245,5 @@ void TeraHeapH1Sizer::decide_if_due() {
   }
   _last_time = now;
   _last_gc_seconds = gc;
-  _last_major_faults = faults;
+  _last_major_faults = faults_total;
 }

@@ -14,14 +14,16 @@
 // -XX:+TeraHeapDynamicH1: sizes H1 at run time inside one DRAM budget shared
 // with H2's page cache (TeraHeapH1SizePolicy decides). It measures at the end
 // of GCs, at most once a second: GC time from the collectors' timers, I/O
-// wait from the kernel's pressure stall information (also across the part of
-// each full GC that reads H2), the JVM's memory outside H1 from
+// wait from the kernel's pressure stall information and the process's major
+// faults, which bound the part of it taken to be H2's (both also across the
+// part of each full GC that reads H2), the JVM's memory outside H1 from
 // /proc/self/status, H2's data from its regions. It keeps the target H1's
 // committed size should stay within; each collector holds its own sizing to
-// it (TeraHeapParallelH1Sizing, TeraHeapG1H1Sizing): it only lowers the sizes
-// the collector asks for, and gives back what H1 has committed above the
-// target, which the page cache can then use. Growing is left to the
-// collector, up to the target. The target is soft: an allocation the
+// it, or to the floor for the live data the last GC found if that is higher
+// (limit(); TeraHeapParallelH1Sizing, TeraHeapG1H1Sizing): it only lowers the
+// sizes the collector asks for, and gives back what H1 has committed above
+// that, which the page cache can then use. Growing is left to the
+// collector, up to that. The target is soft: an allocation the
 // collector cannot place otherwise still expands H1, so the policy never
 // causes an OutOfMemoryError; the GC time that follows makes the target grow.
 class TeraHeapH1Sizer : AllStatic {
@@ -29,9 +31,10 @@ class TeraHeapH1Sizer : AllStatic {
   static const char* _budget_source;
   static double   _last_time;        // of the last decision, seconds since start
   static double   _last_gc_seconds;
-  // Seconds of some kind inside GC pauses, since start. The collectors'
-  // timers count a GC's pause only at its end, after the decision made in it:
-  // a decision takes what this GC added in the next interval, with its pause.
+  // Seconds (or events) of some kind inside GC pauses, since start. The
+  // collectors' timers count a GC's pause only at its end, after the decision
+  // made in it: a decision takes what this GC added in the next interval, with
+  // its pause.
   class GCSeconds {
     double _total;
     double _in_gc;   // of which in the GC numbered _gc
@@ -47,9 +50,11 @@ class TeraHeapH1Sizer : AllStatic {
   };
   static GCSeconds _h2_seconds;      // TeraHeap's work in GCs
   static GCSeconds _gc_io_seconds;   // I/O wait while full GCs read H2
+  static GCSeconds _gc_faults;       // major faults meanwhile, which go with that wait
   static double   _io_at_h2_work;    // I/O wait since boot when that began
+  static uint64_t _faults_at_h2_work;
   static double   _last_io_seconds;
-  static uint64_t _last_major_faults; // for the log
+  static uint64_t _last_major_faults;
   static size_t   _h1_live;          // after the last GC that finds it
   static size_t   _other_memory;     // high-water mark
   static size_t   _h2_data;          // bytes in H2's regions in use, as the last GC left them
