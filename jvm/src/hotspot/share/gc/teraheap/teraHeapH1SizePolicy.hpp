@@ -68,9 +68,9 @@
 // A shrink can also fail to pay: when H2's data is larger than any page cache
 // the budget allows, or the I/O wait is not H2's though faults come with it
 // (another process, the writeback of a move), a smaller H1 saves little I/O
-// wait and costs GC time, and the next decision grows H1 back. Such a shrink is not repeated at once:
-// for a while no shrink goes below the target it started from, twice as long
-// after each shrink undone in a row.
+// wait and costs GC time, and the next decision grows H1 back. Such a shrink
+// is not repeated at once: for a while no shrink goes below the target it
+// started from, twice as long after each shrink undone in a row.
 //
 // The class only computes: it reads no clock and no file, so that its
 // decisions can be checked on made-up signals (tests/unit).
